@@ -1,0 +1,185 @@
+/*
+ * The provider itself: entry point, parameters, the algorithm query and
+ * errors reported through the core.  It holds no global state: everything
+ * lives in the provider context the core hands back to every call.
+ */
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/params.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "../permutation/keccak_p.h"
+#include "prov.h"
+
+#ifndef KSUM_VERSION
+#define KSUM_VERSION "0.0.0"
+#endif
+
+void ksum_raise(const ksum_provctx *prov, const char *file, int line,
+                const char *func, int reason, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (prov == NULL || prov->new_error == NULL)
+        return;
+    prov->new_error(prov->handle);
+    prov->set_error_debug(prov->handle, file, line, func);
+    va_start(ap, fmt);
+    prov->vset_error(prov->handle, (uint32_t)reason, fmt, ap);
+    va_end(ap);
+}
+
+int ksum_param_get_bytes(const ksum_provctx *prov, const OSSL_PARAM *p,
+                         uint8_t **buf, size_t *len)
+{
+    uint8_t *copy;
+
+    if (p->data_type != OSSL_PARAM_OCTET_STRING &&
+        p->data_type != OSSL_PARAM_UTF8_STRING) {
+        KSUM_RAISE(prov, KSUM_R_BAD_PARAM_TYPE,
+                   "parameter '%s' must be a string", p->key);
+        return 0;
+    }
+    /* One spare byte so that an empty string still gets a buffer. */
+    copy = OPENSSL_malloc(p->data_size + 1);
+    if (copy == NULL) {
+        KSUM_RAISE(prov, KSUM_R_ALLOC, "no memory for '%s'", p->key);
+        return 0;
+    }
+    if (p->data_size > 0)
+        memcpy(copy, p->data, p->data_size);
+    ksum_bytes_free(buf, len);
+    *buf = copy;
+    *len = p->data_size;
+    return 1;
+}
+
+void ksum_bytes_free(uint8_t **buf, size_t *len)
+{
+    OPENSSL_clear_free(*buf, *len);
+    *buf = NULL;
+    *len = 0;
+}
+
+int ksum_bytes_dup(uint8_t **dst, const uint8_t *src, size_t len)
+{
+    *dst = NULL;
+    if (src == NULL)
+        return 1;
+    *dst = OPENSSL_memdup(src, len + 1);
+    return *dst != NULL;
+}
+
+static const OSSL_PARAM provider_param_types[] = {
+    OSSL_PARAM_DEFN(OSSL_PROV_PARAM_NAME, OSSL_PARAM_UTF8_PTR, NULL, 0),
+    OSSL_PARAM_DEFN(OSSL_PROV_PARAM_VERSION, OSSL_PARAM_UTF8_PTR, NULL, 0),
+    OSSL_PARAM_DEFN(OSSL_PROV_PARAM_BUILDINFO, OSSL_PARAM_UTF8_PTR, NULL, 0),
+    OSSL_PARAM_DEFN(OSSL_PROV_PARAM_STATUS, OSSL_PARAM_INTEGER, NULL, 0),
+    OSSL_PARAM_END
+};
+
+static const OSSL_PARAM *provider_gettable_params(void *provctx)
+{
+    (void)provctx;
+    return provider_param_types;
+}
+
+static int provider_get_params(void *provctx, OSSL_PARAM params[])
+{
+    OSSL_PARAM *p;
+    (void)provctx;
+
+    p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_NAME);
+    if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, "ksumprov: Keccak family"))
+        return 0;
+    p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_VERSION);
+    if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, KSUM_VERSION))
+        return 0;
+    p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_BUILDINFO);
+    if (p != NULL &&
+        !OSSL_PARAM_set_utf8_ptr(p, "ksumprov " KSUM_VERSION ", kernel "
+                                    KSUM_BACKENDS_BUILT))
+        return 0;
+    p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_STATUS);
+    if (p != NULL && !OSSL_PARAM_set_int(p, 1))
+        return 0;
+    return 1;
+}
+
+static const OSSL_ALGORITHM *provider_query(void *provctx, int operation_id,
+                                            int *no_cache)
+{
+    (void)provctx;
+    *no_cache = 0;
+    switch (operation_id) {
+    case OSSL_OP_DIGEST:
+        return ksum_digests;
+    case OSSL_OP_MAC:
+        return ksum_macs;
+    }
+    return NULL;
+}
+
+static const OSSL_ITEM reason_strings[] = {
+    {KSUM_R_ALLOC, "out of memory"},
+    {KSUM_R_BAD_PARAM_TYPE, "parameter has the wrong type"},
+    {KSUM_R_PARAM_AFTER_DATA, "parameter cannot change after data was absorbed"},
+    {KSUM_R_BAD_BLOCK_SIZE, "invalid block size"},
+    {KSUM_R_BAD_DOMAIN, "invalid domain byte"},
+    {KSUM_R_NO_KEY, "no key set"},
+    {KSUM_R_OUTPUT_BUFFER_TOO_SMALL, "output buffer too small"},
+    {KSUM_R_NOT_INITIALIZED, "context not initialized"},
+    {KSUM_R_ALREADY_FINISHED, "context already finished; initialize it again"},
+    {0, NULL},
+};
+
+static const OSSL_ITEM *provider_reason_strings(void *provctx)
+{
+    (void)provctx;
+    return reason_strings;
+}
+
+static void provider_teardown(void *provctx)
+{
+    OPENSSL_free(provctx);
+}
+
+static const OSSL_DISPATCH provider_functions[] = {
+    {OSSL_FUNC_PROVIDER_TEARDOWN, (void (*)(void))provider_teardown},
+    {OSSL_FUNC_PROVIDER_GETTABLE_PARAMS, (void (*)(void))provider_gettable_params},
+    {OSSL_FUNC_PROVIDER_GET_PARAMS, (void (*)(void))provider_get_params},
+    {OSSL_FUNC_PROVIDER_QUERY_OPERATION, (void (*)(void))provider_query},
+    {OSSL_FUNC_PROVIDER_GET_REASON_STRINGS, (void (*)(void))provider_reason_strings},
+    {0, NULL},
+};
+
+int ksumprov_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
+                  const OSSL_DISPATCH **out, void **provctx)
+{
+    ksum_provctx *prov = OPENSSL_zalloc(sizeof *prov);
+
+    if (prov == NULL)
+        return 0;
+    prov->handle = handle;
+    for (; in->function_id != 0; in++) {
+        switch (in->function_id) {
+        case OSSL_FUNC_CORE_NEW_ERROR:
+            prov->new_error = OSSL_FUNC_core_new_error(in);
+            break;
+        case OSSL_FUNC_CORE_SET_ERROR_DEBUG:
+            prov->set_error_debug = OSSL_FUNC_core_set_error_debug(in);
+            break;
+        case OSSL_FUNC_CORE_VSET_ERROR:
+            prov->vset_error = OSSL_FUNC_core_vset_error(in);
+            break;
+        }
+    }
+    if (prov->set_error_debug == NULL || prov->vset_error == NULL)
+        prov->new_error = NULL; /* all three, or no error reporting */
+    /* Choose the Keccak backend now, at load, not on the first hash. */
+    (void)keccak_backend_active();
+    *out = provider_functions;
+    *provctx = prov;
+    return 1;
+}

@@ -1,0 +1,70 @@
+#include "kangaroo.h"
+
+#define DOMAIN_SINGLE 0x07  /* the whole input fits the final node */
+#define DOMAIN_LEAF 0x0B
+#define DOMAIN_FINAL 0x06   /* final node of a tree */
+
+const kangaroo_params kangaroo_kt128 = {168, 12, 32};
+const kangaroo_params kangaroo_kt256 = {136, 12, 64};
+const kangaroo_params kangaroo_m14 = {136, 14, 64};
+
+size_t kangaroo_length_encode(uint8_t out[9], uint64_t x)
+{
+    size_t n = 0;
+
+    for (uint64_t v = x; v > 0; v >>= 8)
+        n++;
+    for (size_t i = 0; i < n; i++)
+        out[i] = (uint8_t)(x >> (8 * (n - 1 - i)));
+    out[n] = (uint8_t)n;
+    return n + 1;
+}
+
+void kangaroo_init(kangaroo *k, const kangaroo_params *p)
+{
+    sponge_init(&k->final, p->rate, p->rounds, DOMAIN_SINGLE);
+    tree_leaves_init(&k->leaves, KANGAROO_CHUNK, p->rate, p->rounds,
+                     DOMAIN_LEAF, p->cv_len);
+    k->first = 0;
+    k->tree = 0;
+}
+
+void kangaroo_update(kangaroo *k, const void *data, size_t len)
+{
+    static const uint8_t tree_marker[8] = {0x03};
+    const uint8_t *in = data;
+
+    if (k->first < KANGAROO_CHUNK) {
+        size_t take = KANGAROO_CHUNK - k->first;
+        if (take > len)
+            take = len;
+        sponge_absorb(&k->final, in, take);
+        k->first += take;
+        in += take;
+        len -= take;
+    }
+    if (len == 0)
+        return;
+    /* Only a byte past the first chunk makes this a tree. */
+    if (!k->tree) {
+        sponge_absorb(&k->final, tree_marker, sizeof tree_marker);
+        k->final.domain = DOMAIN_FINAL;
+        k->tree = 1;
+    }
+    tree_leaves_update(&k->leaves, &k->final, in, len);
+}
+
+void kangaroo_finish(kangaroo *k, const uint8_t *custom, size_t clen)
+{
+    static const uint8_t end[2] = {0xFF, 0xFF};
+    uint8_t enc[9];
+
+    kangaroo_update(k, custom, clen);
+    kangaroo_update(k, enc, kangaroo_length_encode(enc, clen));
+    if (!k->tree)
+        return;
+    tree_leaves_finish(&k->leaves, &k->final);
+    sponge_absorb(&k->final, enc,
+                  kangaroo_length_encode(enc, k->leaves.count));
+    sponge_absorb(&k->final, end, sizeof end);
+}

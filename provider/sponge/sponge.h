@@ -1,0 +1,47 @@
+/*
+ * The sponge over Keccak-p[1600, n]: absorb, pad with a domain byte, squeeze.
+ * Written once over the backend interface; every mode builds on it.
+ */
+#ifndef KSUM_SPONGE_H
+#define KSUM_SPONGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../permutation/keccak_p.h"
+
+typedef struct sponge {
+    uint64_t s[KECCAK_STATE_LANES];
+    const keccak_backend *be;
+    uint16_t rate;      /* bytes per block: 200 - capacity / 8 */
+    uint16_t pos;       /* bytes of the current block absorbed or squeezed */
+    uint8_t rounds;     /* 24 for Keccak-f, 12 or 14 for the reduced ones */
+    uint8_t domain;     /* suffix bits and first padding bit, e.g. 0x06 */
+    uint8_t squeezing;  /* set by the padding; no absorbing after that */
+} sponge;
+
+/* Starts an empty sponge on the active backend. */
+void sponge_init(sponge *sp, unsigned rate, unsigned rounds, uint8_t domain);
+/* The same on a given backend (tests compare backends this way). */
+void sponge_init_on(sponge *sp, const keccak_backend *be, unsigned rate,
+                    unsigned rounds, uint8_t domain);
+
+void sponge_absorb(sponge *sp, const void *in, size_t len);
+/* Permutes if the current block is partly filled: bytepad's zero fill. */
+void sponge_fill_block(sponge *sp);
+/* Pads on the first call; any number of calls squeeze a continuous stream. */
+void sponge_squeeze(sponge *sp, void *out, size_t len);
+
+/* Hashes KECCAK_PAR messages of len bytes each, one sponge per message with
+ * the same parameters, into outlen bytes each: the leaves of tree modes. */
+void sponge_hash_x4(const keccak_backend *be, unsigned rate, unsigned rounds,
+                    uint8_t domain, const uint8_t *const in[KECCAK_PAR],
+                    size_t len, uint8_t *const out[KECCAK_PAR], size_t outlen);
+
+/* A sponge's state bytes, little-endian lanes as Keccak defines them. */
+void keccak_xor_bytes(uint64_t *lanes, size_t stride, size_t offset,
+                      const uint8_t *in, size_t len);
+void keccak_extract_bytes(const uint64_t *lanes, size_t stride, size_t offset,
+                          uint8_t *out, size_t len);
+
+#endif
