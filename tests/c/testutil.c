@@ -1,0 +1,182 @@
+#include "testutil.h"
+
+#include <ctype.h>
+
+int test_failures, test_passes;
+
+int test_summary(const char *name)
+{
+    printf("%s: %d passed, %d failed\n", name, test_passes, test_failures);
+    return test_failures == 0 ? 0 : 1;
+}
+
+static int nibble(int c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    c = tolower(c);
+    return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+uint8_t *hex_decode(const char *hex, size_t *len)
+{
+    size_t n = strlen(hex) / 2;
+    uint8_t *out = malloc(n + 1);
+
+    for (size_t i = 0; i < n; i++)
+        out[i] = (uint8_t)(nibble(hex[2 * i]) << 4 | nibble(hex[2 * i + 1]));
+    *len = n;
+    return out;
+}
+
+const char *hex_of(const uint8_t *buf, size_t len)
+{
+    static char s[2 * 16384 + 1];
+
+    if (len > 16384)
+        len = 16384;
+    for (size_t i = 0; i < len; i++)
+        sprintf(s + 2 * i, "%02x", buf[i]);
+    s[2 * len] = '\0';
+    return s;
+}
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
+
+uint64_t test_random_u64(void)
+{
+    /* splitmix64: fixed seed, so every run tests the same inputs */
+    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+void test_random(uint8_t *buf, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        buf[i] = (uint8_t)test_random_u64();
+}
+
+static void record_clear(record *r)
+{
+    for (int i = 0; i < r->n; i++) {
+        free(r->key[i]);
+        free(r->value[i]);
+    }
+    r->n = 0;
+}
+
+static void record_add(record *r, const char *line)
+{
+    const char *eq = strstr(line, " = ");
+    size_t klen;
+
+    if (eq == NULL || r->n == RECORD_MAX_FIELDS)
+        return;
+    klen = (size_t)(eq - line);
+    for (int i = 0; i < r->n; i++)
+        if (strlen(r->key[i]) == klen && strncmp(r->key[i], line, klen) == 0) {
+            free(r->value[i]);
+            r->value[i] = strdup(eq + 3);
+            return;
+        }
+    r->key[r->n] = strndup(line, klen);
+    r->value[r->n] = strdup(eq + 3);
+    r->n++;
+}
+
+int vector_open(vector_file *vf, const char *dir, const char *name)
+{
+    char path[4096];
+
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    memset(vf, 0, sizeof *vf);
+    vf->f = fopen(path, "r");
+    if (vf->f == NULL)
+        fprintf(stderr, "cannot open %s\n", path);
+    return vf->f != NULL;
+}
+
+int vector_next(vector_file *vf)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+
+    record_clear(&vf->rec);
+    while ((n = getline(&line, &cap, vf->f)) >= 0) {
+        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r' ||
+                         line[n - 1] == ' '))
+            line[--n] = '\0';
+        if (n == 0) {
+            if (vf->rec.n > 0)
+                break;
+            continue;
+        }
+        if (line[0] == '#')
+            continue;
+        if (line[0] == '[') {
+            line[n - 1] = '\0';
+            record_add(&vf->header, line + 1);
+            continue;
+        }
+        record_add(&vf->rec, line);
+    }
+    free(line);
+    return vf->rec.n > 0;
+}
+
+void vector_close(vector_file *vf)
+{
+    record_clear(&vf->rec);
+    record_clear(&vf->header);
+    if (vf->f != NULL)
+        fclose(vf->f);
+}
+
+const char *field(const vector_file *vf, const char *key)
+{
+    for (int i = 0; i < vf->rec.n; i++)
+        if (strcmp(vf->rec.key[i], key) == 0)
+            return vf->rec.value[i];
+    for (int i = 0; i < vf->header.n; i++)
+        if (strcmp(vf->header.key[i], key) == 0)
+            return vf->header.value[i];
+    return NULL;
+}
+
+OSSL_LIB_CTX *test_libctx(int with_default)
+{
+    OSSL_LIB_CTX *lib = OSSL_LIB_CTX_new();
+
+    if (lib == NULL ||
+        !OSSL_PROVIDER_add_builtin(lib, KSUMPROV_NAME, ksumprov_init) ||
+        OSSL_PROVIDER_load(lib, KSUMPROV_NAME) == NULL ||
+        (with_default && OSSL_PROVIDER_load(lib, "default") == NULL)) {
+        fprintf(stderr, "cannot set up the library context\n");
+        ERR_print_errors_fp(stderr);
+        exit(2);
+    }
+    return lib;
+}
+
+int evp_digest(OSSL_LIB_CTX *lib, const char *name, const char *props,
+               const OSSL_PARAM *params, const uint8_t *in, size_t len,
+               uint8_t *out, size_t outlen)
+{
+    EVP_MD *md = EVP_MD_fetch(lib, name, props);
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    int ok = md != NULL && ctx != NULL && EVP_DigestInit_ex2(ctx, md, params) &&
+             EVP_DigestUpdate(ctx, in, len);
+
+    if (ok && outlen == 0) {
+        unsigned int n;
+        ok = EVP_DigestFinal_ex(ctx, out, &n);
+    } else if (ok) {
+        ok = EVP_DigestFinalXOF(ctx, out, outlen);
+    }
+    EVP_MD_CTX_free(ctx);
+    EVP_MD_free(md);
+    return ok;
+}
