@@ -1,0 +1,404 @@
+/*
+ * Provider behaviour through EVP: differential tests against OpenSSL's
+ * default provider, update-split invariance, dupctx, reuse, long outputs,
+ * names, flags, parameter errors, and many threads on shared objects.
+ */
+#include <pthread.h>
+
+#include "testutil.h"
+
+static OSSL_LIB_CTX *lib;
+#define OURS "provider=ksumprov"
+#define THEIRS "provider=default"
+
+static const char *const all_digests[] = {
+    "SHA3-224", "SHA3-256", "SHA3-384", "SHA3-512", "SHAKE128", "SHAKE256",
+    "RAWSHAKE128", "RAWSHAKE256", "KECCAK-224", "KECCAK-256", "KECCAK-384",
+    "KECCAK-512", "CSHAKE128", "CSHAKE256", "PARALLELHASH128",
+    "PARALLELHASH256", "KANGAROOTWELVE", "KT256", "MARSUPILAMIFOURTEEN",
+    "TURBOSHAKE128", "TURBOSHAKE256", NULL};
+
+/* Hashes in with random update sizes (or one update when split is 0). */
+static int digest_split(const char *name, const char *props,
+                        const OSSL_PARAM *params, const uint8_t *in,
+                        size_t len, uint8_t *out, size_t outlen, int split)
+{
+    EVP_MD *md = EVP_MD_fetch(lib, name, props);
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    int ok = md != NULL && EVP_DigestInit_ex2(ctx, md, params);
+
+    for (size_t done = 0; ok && done < len;) {
+        size_t take = split ? test_random_u64() % (len - done + 1) : len - done;
+        if (split && test_random_u64() % 4 == 0)
+            take = test_random_u64() % 300 < len - done ? take % 300 : take;
+        ok = EVP_DigestUpdate(ctx, in + done, take);
+        done += take;
+    }
+    ok = ok && EVP_DigestFinalXOF(ctx, out, outlen);
+    EVP_MD_CTX_free(ctx);
+    EVP_MD_free(md);
+    return ok;
+}
+
+static int is_xof(const char *name)
+{
+    EVP_MD *md = EVP_MD_fetch(lib, name, OURS);
+    int xof = md != NULL && (EVP_MD_get_flags(md) & EVP_MD_FLAG_XOF) != 0;
+    EVP_MD_free(md);
+    return xof;
+}
+
+static void test_differential_digests(void)
+{
+    static const char *const names[] = {"SHA3-224", "SHA3-256", "SHA3-384",
+                                        "SHA3-512", "SHAKE128", "SHAKE256"};
+    uint8_t *in = malloc(40001), a[200], b[200];
+
+    for (int round = 0; round < 40; round++) {
+        for (size_t i = 0; i < 6; i++) {
+            size_t len = test_random_u64() % 40001;
+            int xof = i >= 4;
+            size_t outlen = xof ? 1 + test_random_u64() % 200 : 0;
+            EVP_MD *md = EVP_MD_fetch(lib, names[i], THEIRS);
+            unsigned int n;
+            EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+            test_random(in, len);
+            EVP_DigestInit_ex2(ctx, md, NULL);
+            EVP_DigestUpdate(ctx, in, len);
+            if (xof)
+                EVP_DigestFinalXOF(ctx, b, outlen);
+            else
+                EVP_DigestFinal_ex(ctx, b, &n), outlen = n;
+            EVP_MD_CTX_free(ctx);
+            EVP_MD_free(md);
+            CHECK(digest_split(names[i], OURS, NULL, in, len, a, outlen, 1) &&
+                      memcmp(a, b, outlen) == 0,
+                  "%s differs from the default provider at len %zu", names[i], len);
+        }
+    }
+    free(in);
+}
+
+static int kmac(const char *name, const char *props, const uint8_t *key,
+                size_t klen, const char *custom, int xof, const uint8_t *in,
+                size_t len, uint8_t *out, size_t outlen, int split)
+{
+    EVP_MAC *mac = EVP_MAC_fetch(lib, name, props);
+    EVP_MAC_CTX *ctx = mac ? EVP_MAC_CTX_new(mac) : NULL;
+    size_t outl = 0;
+    OSSL_PARAM params[] = {
+        OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_CUSTOM, (char *)custom,
+                                          strlen(custom)),
+        OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &outlen),
+        OSSL_PARAM_construct_int(OSSL_MAC_PARAM_XOF, &xof),
+        OSSL_PARAM_construct_end()};
+    int ok = ctx != NULL && EVP_MAC_CTX_set_params(ctx, params) &&
+             EVP_MAC_init(ctx, key, klen, NULL);
+
+    for (size_t done = 0; ok && done < len;) {
+        size_t take = split ? test_random_u64() % (len - done + 1) : len - done;
+        ok = EVP_MAC_update(ctx, in + done, take);
+        done += take;
+    }
+    ok = ok && EVP_MAC_final(ctx, out, &outl, outlen) && outl == outlen;
+    EVP_MAC_CTX_free(ctx);
+    EVP_MAC_free(mac);
+    return ok;
+}
+
+static void test_differential_kmac(void)
+{
+    uint8_t *in = malloc(40001), key[200], a[300], b[300];
+    char custom[100];
+
+    for (int round = 0; round < 60; round++) {
+        const char *name = round % 2 ? "KMAC256" : "KMAC128";
+        size_t len = test_random_u64() % 40001;
+        size_t klen = 4 + test_random_u64() % 190; /* OpenSSL's minimum is 4 */
+        size_t clen = test_random_u64() % 99, outlen = 1 + test_random_u64() % 300;
+        int xof = (int)(test_random_u64() % 2);
+        test_random(in, len);
+        test_random(key, klen);
+        for (size_t i = 0; i < clen; i++)
+            custom[i] = (char)('a' + test_random_u64() % 26);
+        custom[clen] = '\0';
+        int ok = kmac(name, OURS, key, klen, custom, xof, in, len, a, outlen, 1) &&
+                 kmac(name, THEIRS, key, klen, custom, xof, in, len, b, outlen, 0);
+        CHECK(ok && memcmp(a, b, outlen) == 0,
+              "%s differs: len %zu key %zu custom %zu out %zu xof %d", name,
+              len, klen, clen, outlen, xof);
+    }
+    /* The empty key is valid in SP 800-185, though OpenSSL refuses it. */
+    CHECK(kmac("KMAC128", OURS, (const uint8_t *)"", 0, "", 0, in, 10, a, 16, 0),
+          "KMAC128 with an empty key");
+    EVP_MAC *mac = EVP_MAC_fetch(lib, "KMAC128", OURS);
+    EVP_MAC_CTX *ctx = EVP_MAC_CTX_new(mac);
+    CHECK(!EVP_MAC_init(ctx, NULL, 0, NULL), "KMAC init without any key must fail");
+    ERR_clear_error();
+    EVP_MAC_CTX_free(ctx);
+    EVP_MAC_free(mac);
+    free(in);
+}
+
+/* Parameters that give each algorithm something to customize. */
+static size_t params_for(const char *name, OSSL_PARAM *p, size_t *b,
+                         unsigned *d)
+{
+    size_t n = 0;
+
+    if (strncmp(name, "CSHAKE", 6) == 0) {
+        p[n++] = OSSL_PARAM_construct_octet_string(KSUM_PARAM_FUNCTION_NAME, "fn", 2);
+        p[n++] = OSSL_PARAM_construct_octet_string(KSUM_PARAM_CUSTOM, "cust", 4);
+    } else if (strncmp(name, "PARALLELHASH", 12) == 0) {
+        *b = 1 + test_random_u64() % 300;
+        p[n++] = OSSL_PARAM_construct_size_t(KSUM_PARAM_BLOCK_SIZE, b);
+        p[n++] = OSSL_PARAM_construct_octet_string(KSUM_PARAM_CUSTOM, "cust", 4);
+    } else if (strncmp(name, "TURBOSHAKE", 10) == 0) {
+        *d = 1 + (unsigned)(test_random_u64() % 0x7F);
+        p[n++] = OSSL_PARAM_construct_uint(KSUM_PARAM_DOMAIN, d);
+    } else if (strcmp(name, "KANGAROOTWELVE") == 0 || strcmp(name, "KT256") == 0 ||
+               strcmp(name, "MARSUPILAMIFOURTEEN") == 0) {
+        p[n++] = OSSL_PARAM_construct_octet_string(KSUM_PARAM_CUSTOM, "cust", 4);
+    }
+    p[n] = OSSL_PARAM_construct_end();
+    return n;
+}
+
+/* Any split of the input gives the one-update result; the same for dupctx
+ * copies taken mid-stream. */
+static void test_splits_and_dup(void)
+{
+    static const size_t lens[] = {0, 1, 71, 72, 73, 135, 136, 137, 167, 168,
+                                  169, 8191, 8192, 8193, 16384, 40000, 8192 * 5 + 7};
+    uint8_t *in = malloc(50000), one[100], split[100], dup[100];
+
+    test_random(in, 50000);
+    for (int i = 0; all_digests[i] != NULL; i++) {
+        const char *name = all_digests[i];
+        size_t outlen = is_xof(name) ? 64 : 0;
+        for (size_t l = 0; l < sizeof lens / sizeof lens[0]; l++) {
+            OSSL_PARAM params[4];
+            size_t b;
+            unsigned d;
+            params_for(name, params, &b, &d);
+            EVP_MD *md = EVP_MD_fetch(lib, name, OURS);
+            size_t n = outlen ? outlen : (size_t)EVP_MD_get_size(md);
+            CHECK(digest_split(name, OURS, params, in, lens[l], one, n, 0) &&
+                      digest_split(name, OURS, params, in, lens[l], split, n, 1) &&
+                      memcmp(one, split, n) == 0,
+                  "%s split at len %zu", name, lens[l]);
+            /* dupctx half way, then both finish the same input. */
+            EVP_MD_CTX *ctx = EVP_MD_CTX_new(), *copy = EVP_MD_CTX_new();
+            size_t half = lens[l] / 2;
+            int ok = EVP_DigestInit_ex2(ctx, md, params) &&
+                     EVP_DigestUpdate(ctx, in, half) &&
+                     EVP_MD_CTX_copy_ex(copy, ctx) &&
+                     EVP_DigestUpdate(copy, in + half, lens[l] - half) &&
+                     EVP_DigestFinalXOF(copy, dup, n) &&
+                     EVP_DigestUpdate(ctx, in + half, lens[l] - half) &&
+                     EVP_DigestFinalXOF(ctx, split, n);
+            CHECK(ok && memcmp(one, dup, n) == 0 && memcmp(one, split, n) == 0,
+                  "%s dupctx at len %zu", name, lens[l]);
+            /* Reuse after final through a new init. */
+            ok = EVP_DigestInit_ex2(ctx, md, params) &&
+                 EVP_DigestUpdate(ctx, in, lens[l]) &&
+                 EVP_DigestFinalXOF(ctx, split, n);
+            CHECK(ok && memcmp(one, split, n) == 0, "%s reuse", name);
+            EVP_MD_CTX_free(ctx);
+            EVP_MD_CTX_free(copy);
+            EVP_MD_free(md);
+        }
+    }
+    free(in);
+}
+
+static void test_long_output(void)
+{
+    const size_t n = 16 << 20;
+    uint8_t *a = malloc(n), *b = malloc(n);
+    static const char *const xofs[] = {"SHAKE128", "SHAKE256", "KANGAROOTWELVE",
+                                       "PARALLELHASH256", "TURBOSHAKE128"};
+
+    for (int i = 0; i < 5; i++) {
+        const char *props = i < 2 ? THEIRS : OURS;
+        /* A prefix of a long output is the short output (not for
+         * ParallelHash, whose L is in the input: there use XOF mode). */
+        int xof = 1;
+        OSSL_PARAM p[] = {OSSL_PARAM_construct_int(KSUM_PARAM_XOF, &xof),
+                          OSSL_PARAM_construct_end()};
+        CHECK(evp_digest(lib, xofs[i], OURS, p, (const uint8_t *)"abc", 3, a, n) &&
+                  evp_digest(lib, xofs[i], props, p, (const uint8_t *)"abc", 3, b,
+                             i < 2 ? n : 1000) &&
+                  memcmp(a, b, i < 2 ? n : 1000) == 0,
+              "%s 16 MiB output", xofs[i]);
+    }
+    free(a);
+    free(b);
+}
+
+static void test_names_and_flags(void)
+{
+    static const char *const aliases[] = {"kangarootwelve", "k12", "Kt128", "kt256",
+                                          "m14", "MarsupilamiFourteen", "sha3-256",
+                                          "shake-128", "ParallelHash128",
+                                          "turboshake256", "rawshake256", "Keccak-256"};
+    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++) {
+        EVP_MD *md = EVP_MD_fetch(lib, aliases[i], OURS);
+        CHECK(md != NULL, "fetch %s", aliases[i]);
+        EVP_MD_free(md);
+    }
+    for (int i = 0; all_digests[i] != NULL; i++) {
+        int want = strncmp(all_digests[i], "SHA3", 4) != 0 &&
+                   strncmp(all_digests[i], "KECCAK", 6) != 0;
+        CHECK(is_xof(all_digests[i]) == want, "%s XOF flag", all_digests[i]);
+    }
+    static const char *const macs[] = {"KMAC128", "kmac-128", "KMAC256", "KMAC-256"};
+    for (int i = 0; i < 4; i++) {
+        EVP_MAC *mac = EVP_MAC_fetch(lib, macs[i], OURS);
+        CHECK(mac != NULL, "fetch MAC %s", macs[i]);
+        EVP_MAC_free(mac);
+    }
+    EVP_MD *md = EVP_MD_fetch(lib, "KT256", OURS);
+    CHECK(md != NULL && EVP_MD_get_size(md) == 64 && EVP_MD_get_block_size(md) == 136,
+          "KT256 size and block size");
+    EVP_MD_free(md);
+}
+
+/* Each bad parameter must fail with an error on the queue, and no crash. */
+static int init_fails(const char *name, const OSSL_PARAM *params)
+{
+    EVP_MD *md = EVP_MD_fetch(lib, name, OURS);
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    int failed = !EVP_DigestInit_ex2(ctx, md, params);
+    int queued = ERR_peek_error() != 0;
+
+    ERR_clear_error();
+    EVP_MD_CTX_free(ctx);
+    EVP_MD_free(md);
+    return failed && queued;
+}
+
+static void test_bad_params(void)
+{
+    size_t zero = 0;
+    unsigned d80 = 0x80, d0 = 0;
+    int two = 2;
+    OSSL_PARAM b0[] = {OSSL_PARAM_construct_size_t(KSUM_PARAM_BLOCK_SIZE, &zero),
+                       OSSL_PARAM_construct_end()};
+    OSSL_PARAM dom80[] = {OSSL_PARAM_construct_uint(KSUM_PARAM_DOMAIN, &d80),
+                          OSSL_PARAM_construct_end()};
+    OSSL_PARAM dom0[] = {OSSL_PARAM_construct_uint(KSUM_PARAM_DOMAIN, &d0),
+                         OSSL_PARAM_construct_end()};
+    OSSL_PARAM xof2[] = {OSSL_PARAM_construct_int(KSUM_PARAM_XOF, &two),
+                         OSSL_PARAM_construct_end()};
+    OSSL_PARAM str_len[] = {
+        OSSL_PARAM_construct_utf8_string(OSSL_DIGEST_PARAM_XOFLEN, "32", 2),
+        OSSL_PARAM_construct_end()};
+    OSSL_PARAM int_custom[] = {OSSL_PARAM_construct_int(KSUM_PARAM_CUSTOM, &two),
+                               OSSL_PARAM_construct_end()};
+
+    CHECK(init_fails("PARALLELHASH128", b0), "B = 0 accepted");
+    CHECK(init_fails("TURBOSHAKE128", dom80), "D = 0x80 accepted");
+    CHECK(init_fails("TURBOSHAKE256", dom0), "D = 0 accepted");
+    CHECK(init_fails("PARALLELHASH256", xof2), "xof = 2 accepted");
+    CHECK(init_fails("SHAKE128", str_len), "string xoflen accepted");
+    CHECK(init_fails("CSHAKE128", int_custom), "integer custom accepted");
+
+    /* A customization after data changes meaning: refused. */
+    EVP_MD *md = EVP_MD_fetch(lib, "KANGAROOTWELVE", OURS);
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    OSSL_PARAM custom[] = {OSSL_PARAM_construct_octet_string(KSUM_PARAM_CUSTOM, "x", 1),
+                           OSSL_PARAM_construct_end()};
+    uint8_t out[32];
+    CHECK(EVP_DigestInit_ex2(ctx, md, NULL) && EVP_DigestUpdate(ctx, "a", 1) &&
+              !EVP_MD_CTX_set_params(ctx, custom),
+          "custom after data accepted");
+    ERR_clear_error();
+    CHECK(EVP_DigestFinalXOF(ctx, out, 32) && !EVP_DigestUpdate(ctx, "a", 1),
+          "update after final accepted");
+    ERR_clear_error();
+    /* Final's buffer must hold the output. */
+    CHECK(EVP_DigestInit_ex2(ctx, md, NULL), "re-init");
+    size_t big = 100;
+    OSSL_PARAM len100[] = {OSSL_PARAM_construct_size_t(OSSL_DIGEST_PARAM_XOFLEN, &big),
+                           OSSL_PARAM_construct_end()};
+    unsigned int n;
+    CHECK(EVP_MD_CTX_set_params(ctx, len100) && !EVP_DigestFinal_ex(ctx, out, &n),
+          "final into a too-small buffer accepted");
+    ERR_clear_error();
+    EVP_MD_CTX_free(ctx);
+    EVP_MD_free(md);
+}
+
+/* Eight threads share the fetched objects; each uses its own contexts. */
+static EVP_MD *shared_md;
+static EVP_MAC *shared_mac;
+static uint8_t thread_want[2][32];
+
+static void *hash_worker(void *arg)
+{
+    uint8_t buf[10000], out[32];
+    size_t outl;
+    (void)arg;
+    memset(buf, 0x5A, sizeof buf);
+    for (int i = 0; i < 200; i++) {
+        EVP_MD_CTX *ctx = EVP_MD_CTX_new(), *copy = EVP_MD_CTX_new();
+        EVP_DigestInit_ex2(ctx, shared_md, NULL);
+        EVP_DigestUpdate(ctx, buf, 5000);
+        EVP_MD_CTX_copy_ex(copy, ctx);
+        EVP_MD_CTX_free(ctx);
+        EVP_DigestUpdate(copy, buf + 5000, 5000);
+        EVP_DigestFinalXOF(copy, out, 32);
+        EVP_MD_CTX_free(copy);
+        if (memcmp(out, thread_want[0], 32) != 0)
+            return "digest";
+        EVP_MAC_CTX *m = EVP_MAC_CTX_new(shared_mac);
+        EVP_MAC_init(m, (const uint8_t *)"key!", 4, NULL);
+        EVP_MAC_update(m, buf, sizeof buf);
+        EVP_MAC_final(m, out, &outl, sizeof out);
+        EVP_MAC_CTX_free(m);
+        if (memcmp(out, thread_want[1], 32) != 0)
+            return "mac";
+    }
+    return NULL;
+}
+
+static void test_threads(void)
+{
+    pthread_t t[8];
+    uint8_t buf[10000];
+    size_t outl;
+
+    memset(buf, 0x5A, sizeof buf);
+    shared_md = EVP_MD_fetch(lib, "KANGAROOTWELVE", OURS);
+    shared_mac = EVP_MAC_fetch(lib, "KMAC128", OURS);
+    evp_digest(lib, "KANGAROOTWELVE", OURS, NULL, buf, sizeof buf, thread_want[0], 32);
+    EVP_MAC_CTX *m = EVP_MAC_CTX_new(shared_mac);
+    EVP_MAC_init(m, (const uint8_t *)"key!", 4, NULL);
+    EVP_MAC_update(m, buf, sizeof buf);
+    EVP_MAC_final(m, thread_want[1], &outl, 32);
+    EVP_MAC_CTX_free(m);
+    for (int i = 0; i < 8; i++)
+        pthread_create(&t[i], NULL, hash_worker, NULL);
+    for (int i = 0; i < 8; i++) {
+        void *res;
+        pthread_join(t[i], &res);
+        CHECK(res == NULL, "thread %d: %s differs", i, (const char *)res);
+    }
+    EVP_MD_free(shared_md);
+    EVP_MAC_free(shared_mac);
+}
+
+int main(void)
+{
+    lib = test_libctx(1);
+    test_differential_digests();
+    test_differential_kmac();
+    test_splits_and_dup();
+    test_long_output();
+    test_names_and_flags();
+    test_bad_params();
+    test_threads();
+    OSSL_LIB_CTX_free(lib);
+    return test_summary("test_provider");
+}
