@@ -1,0 +1,161 @@
+/*
+ * Tests of the Keccak core below the provider: every backend against the
+ * portable one, the sponge on every backend, and the length encoders at
+ * their limits.  Run on random inputs from a fixed seed.
+ */
+#include "../../provider/modes/kangaroo.h"
+#include "../../provider/modes/sp800_185.h"
+#include "testutil.h"
+
+static const unsigned rates[] = {168, 144, 136, 104, 72};
+static const unsigned rounds[] = {12, 14, 24};
+
+static void compare_backend(const keccak_backend *be)
+{
+    const keccak_backend *ref = &keccak_portable_backend;
+    uint8_t in[4][3 * 168 + 1];
+
+    for (int r = 0; r < 3; r++) {
+        for (int trial = 0; trial < 20; trial++) {
+            uint64_t a[25], b[25], a4[100], b4[100];
+            test_random((uint8_t *)a, sizeof a);
+            memcpy(b, a, sizeof a);
+            be->permute(a, rounds[r]);
+            ref->permute(b, rounds[r]);
+            CHECK(memcmp(a, b, sizeof a) == 0, "%s permute %u", be->name, rounds[r]);
+            test_random((uint8_t *)a4, sizeof a4);
+            memcpy(b4, a4, sizeof a4);
+            be->permute_x4(a4, rounds[r]);
+            ref->permute_x4(b4, rounds[r]);
+            CHECK(memcmp(a4, b4, sizeof a4) == 0, "%s permute_x4 %u", be->name,
+                  rounds[r]);
+            for (int k = 0; k < 5; k++) {
+                size_t blocks = 1 + test_random_u64() % 3;
+                const uint8_t *const ins[4] = {in[0], in[1], in[2], in[3]};
+                test_random((uint8_t *)in, sizeof in);
+                be->absorb(a, rounds[r], rates[k], in[0], blocks);
+                ref->absorb(b, rounds[r], rates[k], in[0], blocks);
+                CHECK(memcmp(a, b, sizeof a) == 0, "%s absorb rate %u", be->name,
+                      rates[k]);
+                be->absorb_x4(a4, rounds[r], rates[k], ins, blocks);
+                ref->absorb_x4(b4, rounds[r], rates[k], ins, blocks);
+                CHECK(memcmp(a4, b4, sizeof a4) == 0, "%s absorb_x4 rate %u",
+                      be->name, rates[k]);
+            }
+        }
+    }
+}
+
+/* The four-way leaf hash against four single sponges, at every length
+ * around the rate and the K12 chunk. */
+static void compare_hash_x4(const keccak_backend *be)
+{
+    static const size_t lens[] = {0, 1, 7, 8, 135, 136, 137, 167, 168, 169,
+                                  335, 336, 337, 8191, 8192, 8193};
+    uint8_t *buf = malloc(4 * 8193);
+
+    test_random(buf, 4 * 8193);
+    for (size_t l = 0; l < sizeof lens / sizeof lens[0]; l++) {
+        for (int k = 0; k < 5; k += 2) {
+            for (unsigned outlen = 32; outlen <= 400; outlen += 368) {
+                uint8_t got[4][400] = {{0}}, want[4][400] = {{0}};
+                const uint8_t *const ins[4] = {buf, buf + lens[l], buf + 2 * lens[l],
+                                               buf + 3 * lens[l]};
+                uint8_t *const outs[4] = {got[0], got[1], got[2], got[3]};
+                sponge_hash_x4(be, rates[k], 12, 0x0B, ins, lens[l], outs, outlen);
+                for (int j = 0; j < 4; j++) {
+                    sponge sp;
+                    sponge_init_on(&sp, &keccak_portable_backend, rates[k], 12, 0x0B);
+                    sponge_absorb(&sp, ins[j], lens[l]);
+                    sponge_squeeze(&sp, want[j], outlen);
+                }
+                CHECK(memcmp(got, want, sizeof got) == 0,
+                      "%s hash_x4 len %zu rate %u out %u", be->name, lens[l],
+                      rates[k], outlen);
+            }
+        }
+    }
+    free(buf);
+}
+
+/* Squeezing in pieces gives the same stream as one squeeze. */
+static void test_squeeze_pieces(void)
+{
+    const size_t n = 16 << 20;
+    uint8_t *one = malloc(n), *pieces = malloc(n);
+    sponge a, b;
+
+    sponge_init(&a, 168, 24, 0x1F);
+    sponge_init(&b, 168, 24, 0x1F);
+    sponge_absorb(&a, "abc", 3);
+    sponge_absorb(&b, "abc", 3);
+    sponge_squeeze(&a, one, n);
+    for (size_t done = 0; done < n;) {
+        size_t take = 1 + test_random_u64() % 100000;
+        if (take > n - done)
+            take = n - done;
+        sponge_squeeze(&b, pieces + done, take);
+        done += take;
+    }
+    CHECK(memcmp(one, pieces, n) == 0, "16 MiB squeezed in pieces");
+    free(one);
+    free(pieces);
+}
+
+static size_t kangaroo_length_encode_u(uint8_t *out, uint64_t x)
+{
+    return kangaroo_length_encode(out, x);
+}
+
+static int encoded(size_t (*enc)(uint8_t *, uint64_t), uint64_t x,
+                   const char *want)
+{
+    uint8_t out[SP800_ENCODE_MAX];
+    size_t n = enc(out, x);
+    return strcmp(hex_of(out, n), want) == 0;
+}
+
+static void test_encoders(void)
+{
+    CHECK(encoded(sp800_left_encode, 0, "0100"), "left_encode(0)");
+    CHECK(encoded(sp800_right_encode, 0, "0001"), "right_encode(0)");
+    CHECK(encoded(sp800_left_encode, 168, "01a8"), "left_encode(168)");
+    CHECK(encoded(sp800_left_encode, 1ULL << 32, "050100000000"), "left_encode(2^32)");
+    CHECK(encoded(sp800_right_encode, 1ULL << 32, "010000000005"), "right_encode(2^32)");
+    CHECK(encoded(sp800_left_encode, UINT64_MAX, "08ffffffffffffffff"),
+          "left_encode(2^64-1)");
+    CHECK(encoded(sp800_right_encode, UINT64_MAX, "ffffffffffffffff08"),
+          "right_encode(2^64-1)");
+    /* Bit lengths of byte counts need 72 bits above 2^61 bytes. */
+    CHECK(encoded(sp800_left_encode_bits, 1ULL << 61, "09010000000000000000"),
+          "left_encode(8 * 2^61)");
+    CHECK(encoded(sp800_right_encode_bits, UINT64_MAX, "07fffffffffffffff809"),
+          "right_encode(8 * (2^64-1))");
+    CHECK(encoded(sp800_left_encode_bits, 1ULL << 32, "050800000000"),
+          "left_encode(8 * 2^32)");
+    CHECK(encoded(kangaroo_length_encode_u, 0, "00"), "length_encode(0)");
+    CHECK(encoded(kangaroo_length_encode_u, 12, "0c01"), "length_encode(12)");
+    CHECK(encoded(kangaroo_length_encode_u, 1ULL << 32, "010000000005"),
+          "length_encode(2^32)");
+    CHECK(encoded(kangaroo_length_encode_u, UINT64_MAX, "ffffffffffffffff08"),
+          "length_encode(2^64-1)");
+}
+
+int main(void)
+{
+    for (int i = 0; keccak_backend_names[i] != NULL; i++) {
+        const keccak_backend *be = keccak_backend_by_name(keccak_backend_names[i]);
+        if (be == NULL) {
+            printf("backend %s: not runnable on this CPU, skipped\n",
+                   keccak_backend_names[i]);
+            continue;
+        }
+        printf("backend %s\n", be->name);
+        compare_backend(be);
+        compare_hash_x4(be);
+    }
+    printf("active backend: %s\n", keccak_backend_active()->name);
+    test_squeeze_pieces();
+    test_encoders();
+    return test_summary("test_core");
+}
