@@ -1,0 +1,34 @@
+/* Hashing files through EVP: one fetch per algorithm, one init and one
+ * final per file. */
+#ifndef KSUM_CLI_HASHER_H
+#define KSUM_CLI_HASHER_H
+
+#include <openssl/evp.h>
+#include <stdint.h>
+
+#include "options.h"
+
+typedef struct hasher {
+    const algorithm *alg;
+    EVP_MD *md;
+    EVP_MD_CTX *md_ctx;
+    EVP_MAC *mac;
+    EVP_MAC_CTX *mac_ctx;
+    OSSL_PARAM params[8];
+    size_t size;          /* output bytes */
+    size_t block_size;
+    unsigned domain;
+    int xof;
+    const options *opts;
+} hasher;
+
+/* Fetches the algorithm; prints an error and returns 0 on failure. */
+int hasher_open(hasher *h, OSSL_LIB_CTX *lib, const algorithm *alg,
+                const options *o);
+void hasher_close(hasher *h);
+
+/* Hashes everything readable from fd into out (h->size bytes).  Returns 0,
+ * or an errno value when reading failed, or -1 when EVP failed. */
+int hasher_fd(hasher *h, int fd, uint8_t *buf, size_t bufsize, uint8_t *out);
+
+#endif

@@ -1,0 +1,96 @@
+/*
+ * ksum: print or check checksums of the Keccak family.  Every algorithm is
+ * reached through EVP, fetched from ksumprov, which is linked in and
+ * registered as a built-in provider of a private library context, so the
+ * program needs no openssl.cnf and no module path.
+ */
+#include <errno.h>
+#include <openssl/err.h>
+#include <openssl/provider.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "files.h"
+#include "hasher.h"
+#include "ksumprov.h"
+#include "options.h"
+#include "output.h"
+
+static OSSL_LIB_CTX *ksumprov_context(void)
+{
+    OSSL_LIB_CTX *lib = OSSL_LIB_CTX_new();
+
+    if (lib == NULL ||
+        !OSSL_PROVIDER_add_builtin(lib, KSUMPROV_NAME, ksumprov_init) ||
+        OSSL_PROVIDER_load(lib, KSUMPROV_NAME) == NULL) {
+        fprintf(stderr, "ksum: cannot load the ksumprov provider: ");
+        ERR_print_errors_fp(stderr);
+        OSSL_LIB_CTX_free(lib);
+        return NULL;
+    }
+    return lib;
+}
+
+static int hash_files(const options *o, OSSL_LIB_CTX *lib)
+{
+    hasher h;
+    uint8_t *buf, *sum;
+    int ok = 1;
+
+    if (!hasher_open(&h, lib, o->alg, o))
+        return 0;
+    buf = malloc(READ_BUFFER_SIZE);
+    sum = malloc(h.size);
+    if (buf == NULL || sum == NULL) {
+        fprintf(stderr, "ksum: out of memory\n");
+        free(buf);
+        free(sum);
+        hasher_close(&h);
+        return 0;
+    }
+    /* A file that cannot be read does not stop the others. */
+    for (char **f = o->files; *f != NULL; f++) {
+        int err = hash_path(&h, *f, buf, sum);
+        if (err != 0) {
+            report_error(*f, err);
+            ok = 0;
+        } else {
+            print_sum_line(o, o->alg, *f, sum, h.size);
+        }
+    }
+    free(buf);
+    free(sum);
+    hasher_close(&h);
+    return ok;
+}
+
+/* A full disk or a closed pipe must not pass for success. */
+static int close_stdout(void)
+{
+    if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
+        fprintf(stderr, "ksum: write error: %s\n", strerror(errno));
+        return 0;
+    }
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    OSSL_LIB_CTX *lib;
+    int ok;
+
+    if (!options_parse(&o, argc, argv))
+        return 1;
+    lib = ksumprov_context();
+    if (lib == NULL)
+        return 1;
+    ok = o.check ? check_files(&o, lib) : hash_files(&o, lib);
+    ok &= close_stdout();
+    OSSL_LIB_CTX_free(lib);
+    options_free(&o);
+    return ok ? 0 : 1;
+}

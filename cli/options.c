@@ -1,0 +1,355 @@
+#include "options.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <openssl/crypto.h>
+#include <openssl/opensslv.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_OUTPUT_SIZE ((size_t)1 << 30) /* -n: 1 GiB, printed as 2 GiB of hex */
+#define MAX_KEY_FILE ((off_t)1 << 20)
+
+enum {
+    OPT_TAG = 256, OPT_QUIET, OPT_STATUS, OPT_STRICT, OPT_IGNORE_MISSING,
+    OPT_KEY_FILE, OPT_DOMAIN, OPT_THREADS, OPT_HELP, OPT_ALGORITHM_BASE
+};
+
+static void usage_hint(void)
+{
+    fprintf(stderr, "Try 'ksum --help' for more information.\n");
+}
+
+static int bad_value(const char *what, const char *value, const char *why)
+{
+    fprintf(stderr, "ksum: invalid %s '%s': %s\n", what, value, why);
+    usage_hint();
+    return 0;
+}
+
+/* A decimal count in [min, max]. */
+static int parse_count(const char *what, const char *s, size_t min, size_t max,
+                       size_t *out)
+{
+    char *end;
+    unsigned long long v;
+
+    if (*s == '\0' || *s == '-' || *s == '+' || *s == ' ')
+        return bad_value(what, s, "not a positive decimal number");
+    errno = 0;
+    v = strtoull(s, &end, 10);
+    if (*end != '\0')
+        return bad_value(what, s, "not a positive decimal number");
+    if (errno == ERANGE || v > max)
+        return bad_value(what, s, "too large");
+    if (v < min)
+        return bad_value(what, s, "must be at least 1");
+    *out = (size_t)v;
+    return 1;
+}
+
+static int hex_digit(int c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+static int parse_key(options *o, const char *s)
+{
+    size_t n = strlen(s);
+
+    if (n % 2 != 0)
+        return bad_value("key", s, "odd number of hex digits");
+    OPENSSL_clear_free(o->key, o->key_len);
+    o->key = OPENSSL_malloc(n / 2 + 1);
+    o->key_len = n / 2;
+    for (size_t i = 0; i < n / 2; i++) {
+        int hi = hex_digit(s[2 * i]), lo = hex_digit(s[2 * i + 1]);
+        if (hi < 0 || lo < 0)
+            return bad_value("key", s, "not hexadecimal");
+        o->key[i] = (uint8_t)(hi << 4 | lo);
+    }
+    return 1;
+}
+
+/* Raw key bytes, so a key need not appear in ps or shell history. */
+static int read_key_file(options *o, const char *path)
+{
+    int fd = open(path, O_RDONLY);
+    struct stat st;
+    ssize_t n;
+
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        fprintf(stderr, "ksum: %s: %s\n", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return 0;
+    }
+    if (S_ISREG(st.st_mode) && (st.st_mode & (S_IRWXG | S_IRWXO)) != 0)
+        fprintf(stderr, "ksum: WARNING: key file %s is accessible by others\n",
+                path);
+    OPENSSL_clear_free(o->key, o->key_len);
+    o->key = OPENSSL_malloc(MAX_KEY_FILE + 1);
+    o->key_len = 0;
+    while ((n = read(fd, o->key + o->key_len, MAX_KEY_FILE + 1 - o->key_len)) > 0)
+        o->key_len += (size_t)n;
+    close(fd);
+    if (n < 0) {
+        fprintf(stderr, "ksum: %s: %s\n", path, strerror(errno));
+        return 0;
+    }
+    if (o->key_len > (size_t)MAX_KEY_FILE) {
+        fprintf(stderr, "ksum: %s: key file larger than 1 MiB\n", path);
+        return 0;
+    }
+    return 1;
+}
+
+static int parse_domain(options *o, const char *s)
+{
+    char *end;
+    unsigned long v;
+
+    errno = 0;
+    v = strtoul(s, &end, 0);
+    if (*s == '\0' || *s == '-' || *end != '\0' || errno != 0)
+        return bad_value("domain byte", s, "not a number (e.g. 0x1F)");
+    if (v < 0x01 || v > 0x7F)
+        return bad_value("domain byte", s, "must be 0x01..0x7F");
+    o->domain = (unsigned)v;
+    return 1;
+}
+
+static void print_help(void)
+{
+    const char *group = NULL;
+
+    printf("Usage: ksum [OPTION]... [FILE]...\n"
+           "Print or check checksums of the Keccak family (through OpenSSL's EVP\n"
+           "and the ksumprov provider).  With no FILE, or when FILE is -, read\n"
+           "standard input.  The default algorithm is SHA3-256.\n");
+    for (size_t i = 0; i < algorithm_count; i++) {
+        const algorithm *a = &algorithms[i];
+        if (group == NULL || strcmp(group, a->group) != 0) {
+            group = a->group;
+            printf("\n%s:\n", group);
+        }
+        printf("      --%-22s%s%s%s\n", a->option, a->name,
+               a->alias ? ", also --" : "", a->alias ? a->alias : "");
+    }
+    printf("\nAlgorithm options:\n"
+           "  -a, --algorithm=NAME      any algorithm above, by switch or name\n"
+           "  -n, --output-size=BYTES   output length of the variable-length algorithms\n"
+           "  -x, --xof                 XOF mode (KMAC, ParallelHash)\n"
+           "  -k, --key=HEX             KMAC key (default: empty)\n"
+           "      --key-file=FILE       KMAC key as the raw bytes of FILE\n"
+           "  -C, --customization=STR   customization string (cSHAKE, KMAC,\n"
+           "                            ParallelHash, KangarooTwelve, KT256, M14)\n"
+           "  -f, --function=STR        function name N (cSHAKE)\n"
+           "  -B, --block-size=BYTES    ParallelHash block size (default 8192)\n"
+           "      --domain=BYTE         TurboSHAKE domain byte, 0x01..0x7F (default 0x1F)\n"
+           "      --threads=N           worker threads (default: all CPUs)\n"
+           "\nOutput options:\n"
+           "  -b, --binary              mark files as binary ('*' before the name)\n"
+           "  -t, --text                mark files as text (the default)\n"
+           "      --tag                 BSD-style lines: ALGO (NAME) = HEX\n"
+           "  -z, --zero                end lines with NUL, not newline, and do not\n"
+           "                            escape file names\n"
+           "\nCheck options:\n"
+           "  -c, --check               read checksums from the FILEs and check them\n"
+           "      --ignore-missing      don't fail or report status for missing files\n"
+           "      --quiet               don't print OK for each verified file\n"
+           "      --status              don't output anything; the exit status tells\n"
+           "      --strict              exit non-zero for improperly formatted lines\n"
+           "  -w, --warn                warn about improperly formatted lines\n"
+           "\n  -h, --help                display this help and exit\n"
+           "  -v, --version             output version information and exit\n"
+           "\nExit status: 0 if every file was hashed or verified, 1 otherwise.\n"
+           "Environment: KSUM_SIMD=portable forces the portable Keccak code.\n");
+}
+
+static void print_version(void)
+{
+    printf("ksum (ksumprov) %s\nOpenSSL %s\n", KSUM_VERSION,
+           OpenSSL_version(OPENSSL_VERSION_STRING));
+}
+
+/* Long options: the fixed ones, then one per algorithm switch. */
+static struct option *long_options(void)
+{
+    static const struct option fixed[] = {
+        {"algorithm", required_argument, NULL, 'a'},
+        {"output-size", required_argument, NULL, 'n'},
+        {"xof", no_argument, NULL, 'x'},
+        {"key", required_argument, NULL, 'k'},
+        {"key-file", required_argument, NULL, OPT_KEY_FILE},
+        {"customization", required_argument, NULL, 'C'},
+        {"function", required_argument, NULL, 'f'},
+        {"block-size", required_argument, NULL, 'B'},
+        {"domain", required_argument, NULL, OPT_DOMAIN},
+        {"threads", required_argument, NULL, OPT_THREADS},
+        {"binary", no_argument, NULL, 'b'},
+        {"text", no_argument, NULL, 't'},
+        {"tag", no_argument, NULL, OPT_TAG},
+        {"zero", no_argument, NULL, 'z'},
+        {"check", no_argument, NULL, 'c'},
+        {"ignore-missing", no_argument, NULL, OPT_IGNORE_MISSING},
+        {"quiet", no_argument, NULL, OPT_QUIET},
+        {"status", no_argument, NULL, OPT_STATUS},
+        {"strict", no_argument, NULL, OPT_STRICT},
+        {"warn", no_argument, NULL, 'w'},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'v'},
+    };
+    size_t nfixed = sizeof fixed / sizeof fixed[0], n = nfixed;
+    struct option *all = calloc(nfixed + 2 * algorithm_count + 1, sizeof *all);
+
+    memcpy(all, fixed, sizeof fixed);
+    for (size_t i = 0; i < algorithm_count; i++) {
+        all[n++] = (struct option){algorithms[i].option, no_argument, NULL,
+                                   OPT_ALGORITHM_BASE + (int)i};
+        if (algorithms[i].alias != NULL)
+            all[n++] = (struct option){algorithms[i].alias, no_argument, NULL,
+                                       OPT_ALGORITHM_BASE + (int)i};
+    }
+    return all;
+}
+
+static int set_algorithm(options *o, const algorithm *a, const char *name)
+{
+    if (a == NULL) {
+        fprintf(stderr, "ksum: unknown algorithm '%s'\n", name);
+        usage_hint();
+        return 0;
+    }
+    o->alg = a;
+    o->alg_given = 1;
+    return 1;
+}
+
+static const char *option_name(unsigned bit)
+{
+    switch (bit) {
+    case TAKES_SIZE: return "--output-size";
+    case TAKES_XOF: return "--xof";
+    case TAKES_KEY: return "--key";
+    case TAKES_CUSTOM: return "--customization";
+    case TAKES_FUNCTION: return "--function";
+    case TAKES_BLOCK: return "--block-size";
+    default: return "--domain";
+    }
+}
+
+/* An option the algorithm does not take is an error, not ignored.  In check
+ * mode without an algorithm switch, tagged lines choose the algorithm and
+ * each takes what applies to it. */
+static int check_applicable(const options *o)
+{
+    unsigned extra = o->given & ~o->alg->takes;
+
+    if (extra == 0 || (o->check && !o->alg_given))
+        return 1;
+    for (unsigned bit = 1; bit <= TAKES_DOMAIN; bit <<= 1)
+        if (extra & bit) {
+            fprintf(stderr, "ksum: option %s does not apply to %s\n",
+                    option_name(bit), o->alg->name);
+            usage_hint();
+            return 0;
+        }
+    return 1;
+}
+
+static int parse_one(options *o, int c, const char *arg)
+{
+    size_t v;
+
+    switch (c) {
+    case 'a': return set_algorithm(o, algorithm_find(arg), arg);
+    case 'n':
+        o->given |= TAKES_SIZE;
+        return parse_count("output size", arg, 1, MAX_OUTPUT_SIZE, &o->size);
+    case 'x': o->given |= TAKES_XOF; o->xof = 1; return 1;
+    case 'k': o->given |= TAKES_KEY; return parse_key(o, arg);
+    case OPT_KEY_FILE: o->given |= TAKES_KEY; return read_key_file(o, arg);
+    case 'C': o->given |= TAKES_CUSTOM; o->custom = arg; return 1;
+    case 'f': o->given |= TAKES_FUNCTION; o->function = arg; return 1;
+    case 'B':
+        o->given |= TAKES_BLOCK;
+        return parse_count("block size", arg, 1, SIZE_MAX / 8, &o->block_size);
+    case OPT_DOMAIN: o->given |= TAKES_DOMAIN; return parse_domain(o, arg);
+    case OPT_THREADS:
+        if (!parse_count("thread count", arg, 1, 1024, &v))
+            return 0;
+        o->threads = (unsigned)v;
+        return 1;
+    case 'b': o->binary = 1; return 1;
+    case 't': o->binary = 0; return 1;
+    case OPT_TAG: o->tag = 1; return 1;
+    case 'z': o->zero = 1; return 1;
+    case 'c': o->check = 1; return 1;
+    case OPT_IGNORE_MISSING: o->ignore_missing = 1; return 1;
+    case OPT_QUIET: o->quiet = 1; return 1;
+    case OPT_STATUS: o->status = 1; return 1;
+    case OPT_STRICT: o->strict = 1; return 1;
+    case 'w': o->warn = 1; return 1;
+    case 'h': print_help(); exit(fflush(stdout) == 0 ? 0 : 1);
+    case 'v': print_version(); exit(fflush(stdout) == 0 ? 0 : 1);
+    default:
+        if (c >= OPT_ALGORITHM_BASE && c < OPT_ALGORITHM_BASE + (int)algorithm_count)
+            return set_algorithm(o, &algorithms[c - OPT_ALGORITHM_BASE], NULL);
+        usage_hint(); /* getopt has printed what was wrong */
+        return 0;
+    }
+}
+
+static int check_mode_options(const options *o)
+{
+    const char *wrong = NULL;
+
+    if (!o->check && (o->quiet || o->status || o->strict || o->warn ||
+                      o->ignore_missing))
+        wrong = "--quiet, --status, --strict, --warn and --ignore-missing are "
+                "only meaningful with --check";
+    else if (o->check && o->tag)
+        wrong = "--tag is not meaningful with --check";
+    if (wrong != NULL) {
+        fprintf(stderr, "ksum: %s\n", wrong);
+        usage_hint();
+        return 0;
+    }
+    return 1;
+}
+
+int options_parse(options *o, int argc, char **argv)
+{
+    static char *stdin_only[] = {"-", NULL};
+    struct option *longs = long_options();
+    int c, ok = 1;
+
+    memset(o, 0, sizeof *o);
+    o->alg = DEFAULT_ALGORITHM;
+    while (ok && (c = getopt_long(argc, argv, "a:n:xk:C:f:B:btzcwhv", longs,
+                                  NULL)) != -1)
+        ok = parse_one(o, c, optarg);
+    free(longs);
+    if (!ok || !check_applicable(o) || !check_mode_options(o))
+        return 0;
+    o->files = optind < argc ? argv + optind : stdin_only;
+    return 1;
+}
+
+void options_free(options *o)
+{
+    OPENSSL_clear_free(o->key, o->key_len);
+    o->key = NULL;
+}

@@ -1,0 +1,32 @@
+/* ksum's command line. */
+#ifndef KSUM_CLI_OPTIONS_H
+#define KSUM_CLI_OPTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "algorithms.h"
+
+typedef struct options {
+    const algorithm *alg;
+    int alg_given;           /* an algorithm switch or -a was used */
+    unsigned given;          /* TAKES_* bits of the options used */
+    size_t size;             /* -n; 0 when absent */
+    int xof;
+    uint8_t *key;            /* -k or --key-file; NULL: the empty key */
+    size_t key_len;
+    const char *custom, *function;
+    size_t block_size;       /* -B; 0 when absent */
+    unsigned domain;         /* --domain; 0 when absent */
+    unsigned threads;        /* --threads; 0: all CPUs */
+    int binary, tag, zero;
+    int check, quiet, status, strict, warn, ignore_missing;
+    char **files;            /* NULL-terminated; "-" when none were given */
+} options;
+
+/* Parses argv; on a usage error prints the message and returns 0.
+ * Exits for --help and --version. */
+int options_parse(options *o, int argc, char **argv);
+void options_free(options *o);
+
+#endif

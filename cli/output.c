@@ -1,0 +1,61 @@
+#include "output.h"
+
+#include <string.h>
+
+int name_needs_escape(const char *name)
+{
+    return strpbrk(name, "\\\n\r") != NULL;
+}
+
+void print_name(FILE *f, const char *name, int escape)
+{
+    if (!escape) {
+        fputs(name, f);
+        return;
+    }
+    for (; *name; name++) {
+        switch (*name) {
+        case '\\': fputs("\\\\", f); break;
+        case '\n': fputs("\\n", f); break;
+        case '\r': fputs("\\r", f); break;
+        default: putc(*name, f);
+        }
+    }
+}
+
+void print_hex(FILE *f, const uint8_t *buf, size_t len)
+{
+    static const char digits[] = "0123456789abcdef";
+    char chunk[4096];
+    size_t n = 0;
+
+    for (size_t i = 0; i < len; i++) {
+        chunk[n++] = digits[buf[i] >> 4];
+        chunk[n++] = digits[buf[i] & 15];
+        if (n == sizeof chunk) {
+            fwrite(chunk, 1, n, f);
+            n = 0;
+        }
+    }
+    fwrite(chunk, 1, n, f);
+}
+
+void print_sum_line(const options *o, const algorithm *alg, const char *name,
+                    const uint8_t *sum, size_t len)
+{
+    int escape = !o->zero && name_needs_escape(name);
+
+    if (escape)
+        putchar('\\');
+    if (o->tag) {
+        printf("%s (", alg->name);
+        print_name(stdout, name, escape);
+        fputs(") = ", stdout);
+        print_hex(stdout, sum, len);
+    } else {
+        print_hex(stdout, sum, len);
+        fputs(o->binary ? " *" : "  ", stdout);
+        print_name(stdout, name, escape);
+    }
+    putchar(o->zero ? '\0' : '\n');
+}

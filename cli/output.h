@@ -1,0 +1,21 @@
+/* Output lines: hex, file-name escaping as GNU coreutils does it. */
+#ifndef KSUM_CLI_OUTPUT_H
+#define KSUM_CLI_OUTPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "options.h"
+
+/* A name with a backslash, newline or carriage return is printed escaped,
+ * and its line starts with a backslash. */
+int name_needs_escape(const char *name);
+void print_name(FILE *f, const char *name, int escape);
+void print_hex(FILE *f, const uint8_t *buf, size_t len);
+
+/* "HEX  NAME", "HEX *NAME" or "ALGO (NAME) = HEX", ended by \n or NUL. */
+void print_sum_line(const options *o, const algorithm *alg, const char *name,
+                    const uint8_t *sum, size_t len);
+
+#endif
