@@ -1,0 +1,37 @@
+import os
+import subprocess
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+BUILD = os.environ.get("KSUM_BUILD_DIR", os.path.join(HERE, "..", "..", "build"))
+KSUM = os.environ.get("KSUM_BIN", os.path.join(BUILD, "ksum"))
+
+
+def run(args, input=None, cwd=None, env=None):
+    """Runs ksum; returns (exit status, stdout bytes, stderr text)."""
+    p = subprocess.run([KSUM] + list(args), input=input, cwd=cwd, env=env,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+    return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
+
+
+def digest_of(args, data):
+    """The hex ksum prints for data given on standard input."""
+    code, out, err = run(list(args) + ["-"], input=data)
+    assert code == 0, err
+    hexpart, name = out.decode().rstrip("\n").split("  ", 1)
+    assert name == "-"
+    return hexpart
+
+
+@pytest.fixture
+def ksum():
+    return run
+
+
+@pytest.fixture
+def build_dir():
+    return BUILD
