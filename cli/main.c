@@ -19,13 +19,13 @@
 #include "options.h"
 #include "output.h"
 
-static OSSL_LIB_CTX *ksumprov_context(void)
+static OSSL_LIB_CTX *ksumprov_context(OSSL_PROVIDER **prov)
 {
     OSSL_LIB_CTX *lib = OSSL_LIB_CTX_new();
 
     if (lib == NULL ||
         !OSSL_PROVIDER_add_builtin(lib, KSUMPROV_NAME, ksumprov_init) ||
-        OSSL_PROVIDER_load(lib, KSUMPROV_NAME) == NULL) {
+        (*prov = OSSL_PROVIDER_load(lib, KSUMPROV_NAME)) == NULL) {
         fprintf(stderr, "ksum: cannot load the ksumprov provider: ");
         ERR_print_errors_fp(stderr);
         OSSL_LIB_CTX_free(lib);
@@ -81,15 +81,17 @@ int main(int argc, char **argv)
 {
     options o;
     OSSL_LIB_CTX *lib;
+    OSSL_PROVIDER *prov = NULL;
     int ok;
 
     if (!options_parse(&o, argc, argv))
         return 1;
-    lib = ksumprov_context();
+    lib = ksumprov_context(&prov);
     if (lib == NULL)
         return 1;
     ok = o.check ? check_files(&o, lib) : hash_files(&o, lib);
     ok &= close_stdout();
+    OSSL_PROVIDER_unload(prov);
     OSSL_LIB_CTX_free(lib);
     options_free(&o);
     return ok ? 0 : 1;

@@ -373,6 +373,7 @@ int main(int argc, char **argv)
             snprintf(alg, sizeof alg, "KECCAK-%s", sizes[i]);
             run_extremely_long(file, alg);
         }
+        test_libctx_free(lib);
         return test_summary("test_kat --long");
     }
     for (int i = 0; i < 4; i++) {
@@ -417,6 +418,6 @@ int main(int argc, char **argv)
     }
     run_kangaroo();
     run_rfc9861();
-    OSSL_LIB_CTX_free(lib);
+    test_libctx_free(lib);
     return test_summary("test_kat");
 }

@@ -399,6 +399,6 @@ int main(void)
     test_names_and_flags();
     test_bad_params();
     test_threads();
-    OSSL_LIB_CTX_free(lib);
+    test_libctx_free(lib);
     return test_summary("test_provider");
 }

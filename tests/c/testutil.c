@@ -146,14 +146,16 @@ const char *field(const vector_file *vf, const char *key)
     return NULL;
 }
 
+static OSSL_PROVIDER *loaded[2];
+
 OSSL_LIB_CTX *test_libctx(int with_default)
 {
     OSSL_LIB_CTX *lib = OSSL_LIB_CTX_new();
 
     if (lib == NULL ||
         !OSSL_PROVIDER_add_builtin(lib, KSUMPROV_NAME, ksumprov_init) ||
-        OSSL_PROVIDER_load(lib, KSUMPROV_NAME) == NULL ||
-        (with_default && OSSL_PROVIDER_load(lib, "default") == NULL)) {
+        (loaded[0] = OSSL_PROVIDER_load(lib, KSUMPROV_NAME)) == NULL ||
+        (with_default && (loaded[1] = OSSL_PROVIDER_load(lib, "default")) == NULL)) {
         fprintf(stderr, "cannot set up the library context\n");
         ERR_print_errors_fp(stderr);
         exit(2);
@@ -179,4 +181,13 @@ int evp_digest(OSSL_LIB_CTX *lib, const char *name, const char *props,
     EVP_MD_CTX_free(ctx);
     EVP_MD_free(md);
     return ok;
+}
+
+void test_libctx_free(OSSL_LIB_CTX *lib)
+{
+    for (int i = 0; i < 2; i++)
+        if (loaded[i] != NULL)
+            OSSL_PROVIDER_unload(loaded[i]);
+    loaded[0] = loaded[1] = NULL;
+    OSSL_LIB_CTX_free(lib);
 }

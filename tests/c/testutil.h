@@ -59,6 +59,7 @@ const char *field(const vector_file *vf, const char *key); /* NULL if absent */
 /* A library context with ksumprov as a built-in provider (and, when
  * with_default, OpenSSL's default provider beside it). */
 OSSL_LIB_CTX *test_libctx(int with_default);
+void test_libctx_free(OSSL_LIB_CTX *lib);
 
 /* One-shot digest through EVP with optional parameters; outlen 0 means the
  * digest's default size.  Returns 1 on success. */
