@@ -9,6 +9,24 @@ static OSSL_LIB_CTX *lib;
 static const char *dir;
 #define PROPS "provider=ksumprov"
 
+static int open_vectors(vector_file *vf, const char *file)
+{
+    int ok = vector_open(vf, dir, file);
+    CHECK(ok, "missing vector file %s", file);
+    return ok;
+}
+
+/* got[0..len) equals the hex string, which must be len bytes long. */
+static int matches_hex(const uint8_t *got, size_t len, const char *hex)
+{
+    size_t wl;
+    uint8_t *want = hex_decode(hex, &wl);
+    int same = wl == len && memcmp(got, want, len) == 0;
+
+    free(want);
+    return same;
+}
+
 static void check_digest(const char *where, const char *alg,
                          const OSSL_PARAM *params, const uint8_t *msg,
                          size_t len, const char *want_hex, size_t outlen)
@@ -39,10 +57,8 @@ static void run_msg_file(const char *file, const char *alg, const char *out_key,
     vector_file vf;
     int count = 0;
 
-    if (!vector_open(&vf, dir, file)) {
-        CHECK(0, "missing %s", file);
+    if (!open_vectors(&vf, file))
         return;
-    }
     while (vector_next(&vf)) {
         size_t len;
         uint8_t *msg;
@@ -63,10 +79,8 @@ static void run_variable_out(const char *file, const char *alg)
 {
     vector_file vf;
 
-    if (!vector_open(&vf, dir, file)) {
-        CHECK(0, "missing %s", file);
+    if (!open_vectors(&vf, file))
         return;
-    }
     while (vector_next(&vf)) {
         size_t len;
         uint8_t *msg;
@@ -87,10 +101,8 @@ static void run_sha3_monte(const char *file, const char *alg)
     size_t n = 0;
     int checkpoints = 0;
 
-    if (!vector_open(&vf, dir, file)) {
-        CHECK(0, "missing %s", file);
+    if (!open_vectors(&vf, file))
         return;
-    }
     while (vector_next(&vf)) {
         if (field(&vf, "Seed") != NULL) {
             seed = hex_decode(field(&vf, "Seed"), &n);
@@ -102,11 +114,8 @@ static void run_sha3_monte(const char *file, const char *alg)
             continue;
         for (int i = 0; i < 1000; i++)
             evp_digest(lib, alg, PROPS, NULL, md, n, md, 0);
-        size_t wl;
-        uint8_t *want = hex_decode(field(&vf, "MD"), &wl);
-        CHECK(wl == n && memcmp(md, want, n) == 0, "%s COUNT %s", file,
+        CHECK(matches_hex(md, n, field(&vf, "MD")), "%s COUNT %s", file,
               field(&vf, "COUNT"));
-        free(want);
         checkpoints++;
     }
     CHECK(checkpoints == 100, "%s: %d checkpoints", file, checkpoints);
@@ -122,10 +131,8 @@ static void run_shake_monte(const char *file, const char *alg)
     size_t outlen = 0, minb = 0, maxb = 0;
     int checkpoints = 0;
 
-    if (!vector_open(&vf, dir, file)) {
-        CHECK(0, "missing %s", file);
+    if (!open_vectors(&vf, file))
         return;
-    }
     while (vector_next(&vf)) {
         if (field(&vf, "Msg") != NULL && field(&vf, "COUNT") == NULL) {
             size_t n;
@@ -149,11 +156,8 @@ static void run_shake_monte(const char *file, const char *alg)
             right = (unsigned)out[outlen - 2] << 8 | out[outlen - 1];
             outlen = minb + right % (maxb - minb + 1);
         }
-        size_t wl;
-        uint8_t *want = hex_decode(field(&vf, "Output"), &wl);
-        CHECK(wl == used && memcmp(out, want, wl) == 0, "%s COUNT %s", file,
-              field(&vf, "COUNT"));
-        free(want);
+        CHECK(matches_hex(out, used, field(&vf, "Output")), "%s COUNT %s",
+              file, field(&vf, "COUNT"));
         checkpoints++;
     }
     CHECK(checkpoints == 100, "%s: %d checkpoints", file, checkpoints);
@@ -168,10 +172,8 @@ static void run_extremely_long(const char *file, const char *alg)
     uint8_t got[64], *block = malloc(64 * 4096);
     unsigned int n;
 
-    if (!vector_open(&vf, dir, file)) {
-        CHECK(0, "missing %s", file);
+    if (!open_vectors(&vf, file))
         return;
-    }
     vector_next(&vf);
     size_t repeat = strtoull(field(&vf, "Repeat"), NULL, 10);
     for (int i = 0; i < 4096; i++)
@@ -181,11 +183,8 @@ static void run_extremely_long(const char *file, const char *alg)
         EVP_DigestUpdate(ctx, block, 64 * 4096);
     EVP_DigestUpdate(ctx, block, 64 * (repeat % 4096));
     EVP_DigestFinal_ex(ctx, got, &n);
-    size_t wl;
-    uint8_t *want = hex_decode(field(&vf, "MD"), &wl);
-    CHECK(wl == n && memcmp(got, want, n) == 0, "%s: got %s", file,
+    CHECK(matches_hex(got, n, field(&vf, "MD")), "%s: got %s", file,
           hex_of(got, n));
-    free(want);
     free(block);
     EVP_MD_CTX_free(ctx);
     EVP_MD_free(md);
@@ -204,10 +203,8 @@ static void run_sp800_digest(const char *file, const char *alg, int xof)
     vector_file vf;
     int count = 0;
 
-    if (!vector_open(&vf, dir, file)) {
-        CHECK(0, "missing %s", file);
+    if (!open_vectors(&vf, file))
         return;
-    }
     while (vector_next(&vf)) {
         char *s = unquote(field(&vf, "S"));
         char *n = field(&vf, "N") ? unquote(field(&vf, "N")) : strdup("");
@@ -244,10 +241,8 @@ static void run_kmac(const char *file, const char *alg, int xof)
     EVP_MAC *mac = EVP_MAC_fetch(lib, alg, PROPS);
     int count = 0;
 
-    if (!vector_open(&vf, dir, file)) {
-        CHECK(0, "missing %s", file);
+    if (!open_vectors(&vf, file))
         return;
-    }
     while (vector_next(&vf)) {
         char *s = unquote(field(&vf, "S"));
         size_t klen, len, wl, outl = 0;
@@ -293,10 +288,8 @@ static void run_kangaroo(void)
     vector_file vf;
     int count = 0;
 
-    if (!vector_open(&vf, dir, "KangarooTwelve/KangarooTwelve.txt")) {
-        CHECK(0, "missing K12 vectors");
+    if (!open_vectors(&vf, "KangarooTwelve/KangarooTwelve.txt"))
         return;
-    }
     while (vector_next(&vf)) {
         size_t mlen = strtoull(field(&vf, "MLen"), NULL, 10);
         size_t clen = strtoull(field(&vf, "CLen"), NULL, 10);
@@ -332,10 +325,8 @@ static void run_rfc9861(void)
     vector_file vf;
     int count = 0;
 
-    if (!vector_open(&vf, dir, "KangarooTwelve/RFC9861.txt")) {
-        CHECK(0, "missing RFC 9861 vectors");
+    if (!open_vectors(&vf, "KangarooTwelve/RFC9861.txt"))
         return;
-    }
     while (vector_next(&vf)) {
         const char *alg = field(&vf, "Alg");
         size_t mlen = strtoull(field(&vf, "MLen"), NULL, 10);
