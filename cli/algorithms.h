@@ -13,6 +13,7 @@ enum takes {
     TAKES_FUNCTION = 1 << 4,  /* -f */
     TAKES_BLOCK = 1 << 5,     /* -B */
     TAKES_DOMAIN = 1 << 6,    /* --domain */
+    TREE = 1 << 7,            /* hashes one input on several threads */
 };
 
 typedef struct algorithm {

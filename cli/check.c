@@ -118,7 +118,7 @@ typedef struct checker {
     OSSL_LIB_CTX *lib;
     hasher hashers[32];     /* by algorithm, opened on first use */
     int opened[32];
-    uint8_t *buf;
+    input in;
 } checker;
 
 static hasher *hasher_for(checker *c, const algorithm *alg)
@@ -163,7 +163,7 @@ static void verify(checker *c, const check_line *l, hasher *h, counts *n)
 {
     const options *o = c->o;
     uint8_t *sum = OPENSSL_malloc(h->size);
-    int err = sum ? hash_path(h, l->name, c->buf, sum) : ENOMEM;
+    int err = sum ? hash_path(h, l->name, &c->in, sum) : ENOMEM;
 
     if (err != 0) {
         if (err == ENOENT && o->ignore_missing) {
@@ -278,14 +278,16 @@ int check_files(const options *o, OSSL_LIB_CTX *lib)
     memset(&c, 0, sizeof c);
     c.o = o;
     c.lib = lib;
-    c.buf = malloc(READ_BUFFER_SIZE);
-    if (c.buf == NULL)
+    if (!input_init(&c.in, 0)) {
+        input_free(&c.in);
+        fprintf(stderr, "ksum: out of memory\n");
         return 0;
+    }
     for (char **f = o->files; *f != NULL; f++)
         ok &= check_one_file(&c, *f);
     for (size_t i = 0; i < algorithm_count; i++)
         if (c.opened[i])
             hasher_close(&c.hashers[i]);
-    free(c.buf);
+    input_free(&c.in);
     return ok;
 }

@@ -3,11 +3,150 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <openssl/err.h>
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-int hash_path(hasher *h, const char *path, uint8_t *buf, uint8_t *sum)
+int input_init(input *in, int read_ahead)
+{
+    in->read_ahead = read_ahead;
+    in->size = read_ahead ? INPUT_SIZE_READ_AHEAD : INPUT_SIZE;
+    for (int i = 0; i < INPUT_BUFFERS; i++)
+        in->buf[i] = i == 0 || read_ahead ? malloc(in->size) : NULL;
+    for (int i = 0; i < (read_ahead ? INPUT_BUFFERS : 1); i++)
+        if (in->buf[i] == NULL)
+            return 0;
+    return 1;
+}
+
+void input_free(input *in)
+{
+    for (int i = 0; i < INPUT_BUFFERS; i++)
+        free(in->buf[i]);
+}
+
+/* Fills buf as far as the file goes.  Returns the bytes read; *err gets
+ * the errno of a failed read. */
+static size_t read_full(int fd, uint8_t *buf, size_t size, int *err)
+{
+    size_t got = 0;
+
+    *err = 0;
+    while (got < size) {
+        ssize_t n = read(fd, buf + got, size - got);
+        if (n == 0)
+            break;
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            *err = errno;
+            break;
+        }
+        got += (size_t)n;
+    }
+    return got;
+}
+
+static int hash_plain(hasher *h, int fd, input *in)
+{
+    for (;;) {
+        int err;
+        size_t n = read_full(fd, in->buf[0], in->size, &err);
+        if (n > 0 && !hasher_update(h, in->buf[0], n))
+            return -1;
+        if (err != 0 || n < in->size)
+            return err;
+    }
+}
+
+/* A reader thread fills a ring of buffers while this thread hashes them,
+ * so reading overlaps hashing and the reader runs whenever a CPU is free. */
+typedef struct ring {
+    input *in;
+    int fd;
+    pthread_mutex_t mu;
+    pthread_cond_t changed;
+    size_t filled, consumed;      /* buffers filled and hashed so far */
+    size_t got[INPUT_BUFFERS];    /* bytes in each buffer */
+    int err, done, stop;          /* read error; end of file; hashing failed */
+} ring;
+
+static void *reader(void *arg)
+{
+    ring *r = arg;
+
+    for (;;) {
+        size_t slot, n;
+        int err;
+        pthread_mutex_lock(&r->mu);
+        while (!r->stop && r->filled - r->consumed == INPUT_BUFFERS)
+            pthread_cond_wait(&r->changed, &r->mu);
+        slot = r->filled % INPUT_BUFFERS;
+        if (r->stop) {
+            pthread_mutex_unlock(&r->mu);
+            return NULL;
+        }
+        pthread_mutex_unlock(&r->mu);
+        n = read_full(r->fd, r->in->buf[slot], r->in->size, &err);
+        pthread_mutex_lock(&r->mu);
+        r->got[slot] = n;
+        r->err = err;
+        r->done = err != 0 || n < r->in->size;
+        r->filled++;
+        pthread_cond_broadcast(&r->changed);
+        pthread_mutex_unlock(&r->mu);
+        if (err != 0 || n < r->in->size)
+            return NULL;
+    }
+}
+
+/* Hashes the ring's buffers in order; returns as hash_path does. */
+static int consume(hasher *h, ring *r)
+{
+    for (;;) {
+        size_t slot;
+        int last, ok;
+        pthread_mutex_lock(&r->mu);
+        while (r->filled == r->consumed)
+            pthread_cond_wait(&r->changed, &r->mu);
+        slot = r->consumed % INPUT_BUFFERS;
+        last = r->done && r->filled == r->consumed + 1;
+        pthread_mutex_unlock(&r->mu);
+        ok = r->got[slot] == 0 || hasher_update(h, r->in->buf[slot], r->got[slot]);
+        pthread_mutex_lock(&r->mu);
+        r->consumed++;
+        r->stop = !ok;
+        pthread_cond_broadcast(&r->changed);
+        pthread_mutex_unlock(&r->mu);
+        if (!ok)
+            return -1;
+        if (last)
+            return r->err;
+    }
+}
+
+static int hash_read_ahead(hasher *h, int fd, input *in)
+{
+    ring r = {.in = in, .fd = fd};
+    pthread_t id;
+    int result;
+
+    pthread_mutex_init(&r.mu, NULL);
+    pthread_cond_init(&r.changed, NULL);
+    if (pthread_create(&id, NULL, reader, &r) != 0) {
+        result = hash_plain(h, fd, in);
+    } else {
+        result = consume(h, &r);
+        pthread_join(id, NULL);
+    }
+    pthread_cond_destroy(&r.changed);
+    pthread_mutex_destroy(&r.mu);
+    return result;
+}
+
+int hash_path(hasher *h, const char *path, input *in, uint8_t *sum)
 {
     int stdin_file = strcmp(path, "-") == 0;
     int fd = stdin_file ? STDIN_FILENO : open(path, O_RDONLY | O_NOCTTY);
@@ -15,7 +154,12 @@ int hash_path(hasher *h, const char *path, uint8_t *buf, uint8_t *sum)
 
     if (fd < 0)
         return errno;
-    err = hasher_fd(h, fd, buf, READ_BUFFER_SIZE, sum);
+    if (!hasher_begin(h))
+        err = -1;
+    else
+        err = in->read_ahead ? hash_read_ahead(h, fd, in) : hash_plain(h, fd, in);
+    if (err == 0 && !hasher_end(h, sum))
+        err = -1;
     if (!stdin_file)
         close(fd);
     return err;

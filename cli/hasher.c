@@ -1,11 +1,9 @@
 #include "hasher.h"
 
-#include <errno.h>
 #include <openssl/core_names.h>
 #include <openssl/err.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "ksumprov.h"
 
@@ -34,6 +32,8 @@ static void build_params(hasher *h)
         *p++ = OSSL_PARAM_construct_uint(KSUM_PARAM_DOMAIN, &h->domain);
     if (t & TAKES_XOF)
         *p++ = OSSL_PARAM_construct_int(KSUM_PARAM_XOF, &h->xof);
+    if (t & TREE)
+        *p++ = OSSL_PARAM_construct_uint(KSUM_PARAM_THREADS, &h->threads);
     if (h->alg->is_mac) {
         *p++ = OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &h->size);
         *p++ = OSSL_PARAM_construct_octet_string(
@@ -63,6 +63,7 @@ int hasher_open(hasher *h, OSSL_LIB_CTX *lib, const algorithm *alg,
     h->block_size = o->block_size ? o->block_size : 8192;
     h->domain = o->domain ? o->domain : 0x1F;
     h->xof = o->xof;
+    h->threads = o->threads;
     build_params(h);
     if (alg->is_mac) {
         h->mac = EVP_MAC_fetch(lib, alg->name, PROPS);
@@ -82,21 +83,21 @@ void hasher_close(hasher *h)
     EVP_MD_free(h->md);
 }
 
-static int init(hasher *h)
+int hasher_begin(hasher *h)
 {
     if (h->mac)
         return EVP_MAC_init(h->mac_ctx, NULL, 0, h->params);
     return EVP_DigestInit_ex2(h->md_ctx, h->md, h->params);
 }
 
-static int update(hasher *h, const uint8_t *in, size_t len)
+int hasher_update(hasher *h, const uint8_t *in, size_t len)
 {
     if (h->mac)
         return EVP_MAC_update(h->mac_ctx, in, len);
     return EVP_DigestUpdate(h->md_ctx, in, len);
 }
 
-static int final(hasher *h, uint8_t *out)
+int hasher_end(hasher *h, uint8_t *out)
 {
     size_t outl;
     unsigned int n;
@@ -106,25 +107,4 @@ static int final(hasher *h, uint8_t *out)
     if (h->alg->takes & TAKES_SIZE)
         return EVP_DigestFinalXOF(h->md_ctx, out, h->size);
     return EVP_DigestFinal_ex(h->md_ctx, out, &n);
-}
-
-int hasher_fd(hasher *h, int fd, uint8_t *buf, size_t bufsize, uint8_t *out)
-{
-    ssize_t n;
-
-    if (!init(h))
-        return -1;
-    for (;;) {
-        n = read(fd, buf, bufsize);
-        if (n == 0)
-            break;
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            return errno;
-        }
-        if (!update(h, buf, (size_t)n))
-            return -1;
-    }
-    return final(h, out) ? 0 : -1;
 }

@@ -19,6 +19,7 @@ typedef struct hasher {
     size_t block_size;
     unsigned domain;
     int xof;
+    unsigned threads;     /* tree modes: provider worker threads, 0 = all */
     const options *opts;
 } hasher;
 
@@ -27,8 +28,10 @@ int hasher_open(hasher *h, OSSL_LIB_CTX *lib, const algorithm *alg,
                 const options *o);
 void hasher_close(hasher *h);
 
-/* Hashes everything readable from fd into out (h->size bytes).  Returns 0,
- * or an errno value when reading failed, or -1 when EVP failed. */
-int hasher_fd(hasher *h, int fd, uint8_t *buf, size_t bufsize, uint8_t *out);
+/* One message: begin, any number of updates, end writing h->size bytes.
+ * Each returns 1 on success, 0 when EVP failed. */
+int hasher_begin(hasher *h);
+int hasher_update(hasher *h, const uint8_t *in, size_t len);
+int hasher_end(hasher *h, uint8_t *out);
 
 #endif

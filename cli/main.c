@@ -4,7 +4,9 @@
  * registered as a built-in provider of a private library context, so the
  * program needs no openssl.cnf and no module path.
  */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <sched.h>
 #include <openssl/err.h>
 #include <openssl/provider.h>
 #include <stdio.h>
@@ -13,6 +15,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "concurrent.h"
 #include "files.h"
 #include "hasher.h"
 #include "ksumprov.h"
@@ -34,26 +37,29 @@ static OSSL_LIB_CTX *ksumprov_context(OSSL_PROVIDER **prov)
     return lib;
 }
 
-static int hash_files(const options *o, OSSL_LIB_CTX *lib)
+/* One file after another; tree modes use the threads inside the provider,
+ * helped by reading ahead. */
+static int hash_files_in_turn(const options *o, OSSL_LIB_CTX *lib,
+                              unsigned threads)
 {
     hasher h;
-    uint8_t *buf, *sum;
+    input in;
+    uint8_t *sum;
     int ok = 1;
 
     if (!hasher_open(&h, lib, o->alg, o))
         return 0;
-    buf = malloc(READ_BUFFER_SIZE);
     sum = malloc(h.size);
-    if (buf == NULL || sum == NULL) {
+    if (!input_init(&in, threads > 1) || sum == NULL) {
         fprintf(stderr, "ksum: out of memory\n");
-        free(buf);
+        input_free(&in);
         free(sum);
         hasher_close(&h);
         return 0;
     }
     /* A file that cannot be read does not stop the others. */
     for (char **f = o->files; *f != NULL; f++) {
-        int err = hash_path(&h, *f, buf, sum);
+        int err = hash_path(&h, *f, &in, sum);
         if (err != 0) {
             report_error(*f, err);
             ok = 0;
@@ -61,10 +67,32 @@ static int hash_files(const options *o, OSSL_LIB_CTX *lib)
             print_sum_line(o, o->alg, *f, sum, h.size);
         }
     }
-    free(buf);
+    input_free(&in);
     free(sum);
     hasher_close(&h);
     return ok;
+}
+
+static unsigned cpu_count(void)
+{
+    cpu_set_t set;
+
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return (unsigned)CPU_COUNT(&set);
+    return 1;
+}
+
+static int hash_files(const options *o, OSSL_LIB_CTX *lib)
+{
+    unsigned threads = o->threads ? o->threads : cpu_count();
+    int several = o->files[0] != NULL && o->files[1] != NULL;
+
+    if (threads > 1 && several && !(o->alg->takes & TREE)) {
+        int ok = hash_files_concurrently(o, lib, threads);
+        if (ok >= 0)
+            return ok;
+    }
+    return hash_files_in_turn(o, lib, threads);
 }
 
 /* A full disk or a closed pipe must not pass for success. */

@@ -37,6 +37,12 @@ extern "C" {
  * Before any data. */
 #define KSUM_PARAM_DOMAIN "domain"
 
+/* Worker threads (unsigned int, default 0: every CPU the process may use;
+ * 1: none): ParallelHash, KangarooTwelve, KT256, MarsupilamiFourteen hash
+ * leaves on up to this many threads, created for an update call and joined
+ * before it returns.  Any time; results do not depend on it. */
+#define KSUM_PARAM_THREADS "threads"
+
 /* KMAC (EVP_MAC) takes OpenSSL's KMAC parameters: "key" (octet string, any
  * length including 0), "custom", "size" (output bytes, default 32 for
  * KMAC128 and 64 for KMAC256, as OpenSSL's) and "xof". */

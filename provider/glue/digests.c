@@ -35,6 +35,7 @@ typedef struct digest_ctx {
     size_t block_size;     /* ParallelHash B */
     int xof_mode;          /* ParallelHashXOF */
     uint8_t domain;        /* TurboSHAKE D */
+    unsigned threads;      /* tree modes: 0 = all CPUs */
     union {
         sponge sp;
         parallelhash ph;
@@ -61,6 +62,7 @@ static void set_defaults(digest_ctx *c)
     c->block_size = 8192;
     c->xof_mode = 0;
     c->domain = 0x1F;
+    c->threads = 0;
     c->phase = FRESH;
 }
 
@@ -133,9 +135,11 @@ static void start(digest_ctx *c)
     case PARALLELHASH:
         parallelhash_init(&c->u.ph, a->bits, c->block_size, c->custom,
                           c->custom_len);
+        tree_leaves_set_threads(&c->u.ph.leaves, c->threads);
         break;
     case KANGAROO:
         kangaroo_init(&c->u.kt, a->tree);
+        tree_leaves_set_threads(&c->u.kt.leaves, c->threads);
         break;
     }
     c->phase = ABSORBING;
@@ -326,6 +330,24 @@ static int set_domain(digest_ctx *c, const OSSL_PARAM params[])
     return 1;
 }
 
+/* Speed only, so it may change at any time. */
+static int set_threads(digest_ctx *c, const OSSL_PARAM params[])
+{
+    const OSSL_PARAM *p = OSSL_PARAM_locate_const(params, KSUM_PARAM_THREADS);
+
+    if (p == NULL)
+        return 1;
+    if (!OSSL_PARAM_get_uint(p, &c->threads)) {
+        KSUM_RAISE(c->prov, KSUM_R_BAD_PARAM_TYPE, "'threads' must be an integer");
+        return 0;
+    }
+    if (c->phase == ABSORBING)
+        tree_leaves_set_threads(c->alg->kind == KANGAROO ? &c->u.kt.leaves
+                                                         : &c->u.ph.leaves,
+                                c->threads);
+    return 1;
+}
+
 /* Unknown keys are ignored, as OpenSSL's own providers do. */
 static int digest_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 {
@@ -343,6 +365,8 @@ static int digest_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         return 0;
     if (k == PARALLELHASH &&
         (!set_block_size(c, params) || !set_xof_mode(c, params)))
+        return 0;
+    if ((k == PARALLELHASH || k == KANGAROO) && !set_threads(c, params))
         return 0;
     if (k == TURBOSHAKE && !set_domain(c, params))
         return 0;
@@ -410,10 +434,11 @@ static const OSSL_PARAM cshake_params[] = {
 static const OSSL_PARAM parallelhash_params[] = {
     OUTLEN_PARAMS, OSSL_PARAM_octet_string(KSUM_PARAM_CUSTOM, NULL, 0),
     OSSL_PARAM_size_t(KSUM_PARAM_BLOCK_SIZE, NULL),
-    OSSL_PARAM_int(KSUM_PARAM_XOF, NULL), OSSL_PARAM_END};
+    OSSL_PARAM_int(KSUM_PARAM_XOF, NULL),
+    OSSL_PARAM_uint(KSUM_PARAM_THREADS, NULL), OSSL_PARAM_END};
 static const OSSL_PARAM tree_hash_params[] = {
     OUTLEN_PARAMS, OSSL_PARAM_octet_string(KSUM_PARAM_CUSTOM, NULL, 0),
-    OSSL_PARAM_END};
+    OSSL_PARAM_uint(KSUM_PARAM_THREADS, NULL), OSSL_PARAM_END};
 
 static const OSSL_PARAM *settable_for(const digest_alg *alg)
 {

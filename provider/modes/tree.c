@@ -1,5 +1,9 @@
 #include "tree.h"
 
+#include <stdlib.h>
+
+#include "parallel.h"
+
 void tree_leaves_init(tree_leaves *t, size_t leaf_len, unsigned rate,
                       unsigned rounds, uint8_t domain, unsigned cv_len)
 {
@@ -10,6 +14,12 @@ void tree_leaves_init(tree_leaves *t, size_t leaf_len, unsigned rate,
     t->rounds = (uint8_t)rounds;
     t->domain = domain;
     t->cv_len = (uint8_t)cv_len;
+    t->threads = 1;
+}
+
+void tree_leaves_set_threads(tree_leaves *t, unsigned threads)
+{
+    t->threads = threads ? threads : parallel_cpu_count();
 }
 
 static void emit_leaf(tree_leaves *t, sponge *final)
@@ -22,24 +32,67 @@ static void emit_leaf(tree_leaves *t, sponge *final)
     t->count++;
 }
 
-/* groups * KECCAK_PAR whole leaves, straight from the caller's buffer. */
+/* Work shared by the threads of one hash_groups call. */
+typedef struct groups_job {
+    const tree_leaves *t;
+    const keccak_backend *be;
+    const uint8_t *in;
+    uint8_t *cvs;        /* KECCAK_PAR * cv_len bytes per group, in order */
+} groups_job;
+
+static void hash_group_range(void *arg, size_t begin, size_t end)
+{
+    const groups_job *job = arg;
+    const tree_leaves *t = job->t;
+    size_t group_bytes = KECCAK_PAR * t->leaf_len;
+
+    for (size_t g = begin; g < end; g++) {
+        const uint8_t *in = job->in + g * group_bytes;
+        uint8_t *cv = job->cvs + g * KECCAK_PAR * t->cv_len;
+        const uint8_t *const ins[KECCAK_PAR] = {
+            in, in + t->leaf_len, in + 2 * t->leaf_len, in + 3 * t->leaf_len};
+        uint8_t *const outs[KECCAK_PAR] = {cv, cv + t->cv_len,
+                                           cv + 2 * t->cv_len, cv + 3 * t->cv_len};
+        sponge_hash_x4(job->be, t->rate, t->rounds, t->domain, ins,
+                       t->leaf_len, outs, t->cv_len);
+    }
+}
+
+/* Threads worth starting for this much work: each should get at least
+ * TREE_BYTES_PER_THREAD, or starting it costs more than it saves. */
+static unsigned threads_for(const tree_leaves *t, size_t groups)
+{
+    size_t bytes = groups * KECCAK_PAR * t->leaf_len;
+    size_t useful = bytes / TREE_BYTES_PER_THREAD;
+    unsigned want = t->threads ? t->threads : 1;
+
+    return useful < want ? (useful > 0 ? (unsigned)useful : 1) : want;
+}
+
+/* groups * KECCAK_PAR whole leaves, straight from the caller's buffer, in
+ * batches whose CVs are absorbed into final in leaf order: the result is
+ * the same for any number of threads.  Batches are large so that threads
+ * are started seldom; without memory for their CVs, small ones on the stack. */
 static void hash_groups(tree_leaves *t, sponge *final, const uint8_t *in,
                         size_t groups)
 {
-    const keccak_backend *be = final->be;
-    uint8_t cvs[KECCAK_PAR][TREE_MAX_CV];
-    uint8_t *const outs[KECCAK_PAR] = {cvs[0], cvs[1], cvs[2], cvs[3]};
+    uint8_t small[TREE_SMALL_BATCH * KECCAK_PAR * TREE_MAX_CV];
+    size_t max_batch = groups < TREE_BATCH_GROUPS ? groups : TREE_BATCH_GROUPS;
+    uint8_t *heap = max_batch > TREE_SMALL_BATCH
+                        ? malloc(max_batch * KECCAK_PAR * t->cv_len) : NULL;
+    groups_job job = {t, final->be, in, heap ? heap : small};
 
-    for (; groups > 0; groups--) {
-        const uint8_t *const ins[KECCAK_PAR] = {
-            in, in + t->leaf_len, in + 2 * t->leaf_len, in + 3 * t->leaf_len};
-        sponge_hash_x4(be, t->rate, t->rounds, t->domain, ins, t->leaf_len,
-                       outs, t->cv_len);
-        for (unsigned j = 0; j < KECCAK_PAR; j++)
-            sponge_absorb(final, cvs[j], t->cv_len);
-        t->count += KECCAK_PAR;
-        in += KECCAK_PAR * t->leaf_len;
+    if (heap == NULL && max_batch > TREE_SMALL_BATCH)
+        max_batch = TREE_SMALL_BATCH;
+    while (groups > 0) {
+        size_t batch = groups < max_batch ? groups : max_batch;
+        parallel_for(threads_for(t, batch), batch, hash_group_range, &job);
+        sponge_absorb(final, job.cvs, batch * KECCAK_PAR * t->cv_len);
+        t->count += batch * KECCAK_PAR;
+        job.in += batch * KECCAK_PAR * t->leaf_len;
+        groups -= batch;
     }
+    free(heap);
 }
 
 void tree_leaves_update(tree_leaves *t, sponge *final, const uint8_t *in,

@@ -11,6 +11,12 @@
 #include "../sponge/sponge.h"
 
 #define TREE_MAX_CV 64
+/* Leaf groups hashed between two absorptions of their CVs: up to 32 MiB of
+ * K12 input shared among the threads (256 KiB of CVs); 16 groups when no
+ * memory can be had for that. */
+#define TREE_BATCH_GROUPS 1024
+#define TREE_SMALL_BATCH 16
+#define TREE_BYTES_PER_THREAD ((size_t)256 << 10)
 
 typedef struct tree_leaves {
     sponge leaf;          /* the leaf being filled, when fill > 0 */
@@ -19,6 +25,7 @@ typedef struct tree_leaves {
     uint64_t count;       /* leaves finished so far */
     uint16_t rate;
     uint8_t rounds, domain, cv_len;
+    unsigned threads;     /* at most this many threads hash leaves; 1 by default */
 } tree_leaves;
 
 void tree_leaves_init(tree_leaves *t, size_t leaf_len, unsigned rate,
@@ -26,6 +33,9 @@ void tree_leaves_init(tree_leaves *t, size_t leaf_len, unsigned rate,
 /* Absorbs the CV of every leaf that in completes into final. */
 void tree_leaves_update(tree_leaves *t, sponge *final, const uint8_t *in,
                         size_t len);
+/* Threads that may hash leaves; 0 means every CPU this process may use.
+ * Results do not depend on it. */
+void tree_leaves_set_threads(tree_leaves *t, unsigned threads);
 /* A partly filled leaf becomes the last one. */
 void tree_leaves_finish(tree_leaves *t, sponge *final);
 

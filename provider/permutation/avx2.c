@@ -2,8 +2,9 @@
  * The AVX2 backend: four Keccak-p[1600] states in the four 64-bit slots of
  * 256-bit registers, for the leaves of ParallelHash and the KangarooTwelve
  * family.  Built with -mavx2 for this file only and chosen at run time, so
- * the rest of the binary still runs on any x86-64.  Single-state calls use
- * the portable code, which is as fast as a one-lane SIMD version would be.
+ * the rest of the binary still runs on any x86-64.  Single-state calls are
+ * the bmi2 backend's: a one-lane SIMD permutation is no faster.  Every CPU
+ * with AVX2 has BMI2 (the dispatcher checks both).
  */
 #include <immintrin.h>
 #include <string.h>
@@ -101,6 +102,6 @@ static void avx2_absorb_x4(uint64_t s[KECCAK_PAR * KECCAK_STATE_LANES],
 }
 
 const keccak_backend keccak_avx2_backend = {
-    "avx2", keccak_portable_permute, keccak_portable_absorb,
+    "avx2", keccak_bmi2_permute, keccak_bmi2_absorb,
     avx2_permute_x4, avx2_absorb_x4,
 };

@@ -12,29 +12,33 @@
 
 const char *const keccak_backend_names[] = {
     "portable",
-#ifdef KSUM_HAVE_AVX2
+#ifdef KSUM_HAVE_X86_SIMD
+    "bmi2",
     "avx2",
 #endif
     NULL,
 };
 
-static int cpu_has_avx2(void)
+#ifdef KSUM_HAVE_X86_SIMD
+static int cpu_has(int avx2)
 {
-#if defined(KSUM_HAVE_AVX2) && (defined(__GNUC__) || defined(__clang__))
-    /* Checks both the CPUID bit and that the OS saves the YMM registers. */
+    /* __builtin_cpu_supports checks the CPUID bits and, for AVX2, that the
+     * OS saves the YMM registers. */
     __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2");
-#else
-    return 0;
-#endif
+    if (!__builtin_cpu_supports("bmi") || !__builtin_cpu_supports("bmi2"))
+        return 0;
+    return !avx2 || __builtin_cpu_supports("avx2");
 }
+#endif
 
 const keccak_backend *keccak_backend_by_name(const char *name)
 {
     if (strcmp(name, "portable") == 0)
         return &keccak_portable_backend;
-#ifdef KSUM_HAVE_AVX2
-    if (strcmp(name, "avx2") == 0 && cpu_has_avx2())
+#ifdef KSUM_HAVE_X86_SIMD
+    if (strcmp(name, "bmi2") == 0 && cpu_has(0))
+        return &keccak_bmi2_backend;
+    if (strcmp(name, "avx2") == 0 && cpu_has(1))
         return &keccak_avx2_backend;
 #endif
     return NULL;
@@ -51,7 +55,9 @@ static void choose_backend(void)
     if (want != NULL && *want != '\0' && strcmp(want, "auto") != 0)
         be = keccak_backend_by_name(want);
     if (be == NULL)
-        be = cpu_has_avx2() ? keccak_backend_by_name("avx2") : NULL;
+        be = keccak_backend_by_name("avx2");
+    if (be == NULL)
+        be = keccak_backend_by_name("bmi2");
     chosen = be != NULL ? be : &keccak_portable_backend;
 }
 

@@ -32,7 +32,7 @@ typedef struct keccak_backend {
                       const uint8_t *const in[KECCAK_PAR], size_t nblocks);
 } keccak_backend;
 
-/* The backend chosen once from the CPU and KSUM_SIMD (portable|avx2). */
+/* The backend chosen once from the CPU and KSUM_SIMD (portable|bmi2|avx2). */
 const keccak_backend *keccak_backend_active(void);
 
 /* Every backend by name, or NULL when it is not built or this CPU lacks it. */
@@ -42,14 +42,27 @@ const keccak_backend *keccak_backend_by_name(const char *name);
 extern const char *const keccak_backend_names[];
 
 extern const keccak_backend keccak_portable_backend;
-#ifdef KSUM_HAVE_AVX2
+#ifdef KSUM_HAVE_X86_SIMD
+extern const keccak_backend keccak_bmi2_backend;
 extern const keccak_backend keccak_avx2_backend;
 #endif
 
-/* The portable single-state calls, which other backends may reuse. */
+/* The calls of the backends, which other backends reuse: bmi2 takes the
+ * portable four-way calls, avx2 the bmi2 single-state ones. */
 void keccak_portable_permute(uint64_t s[KECCAK_STATE_LANES], unsigned rounds);
 void keccak_portable_absorb(uint64_t s[KECCAK_STATE_LANES], unsigned rounds,
                             unsigned rate, const uint8_t *in, size_t nblocks);
+void keccak_portable_permute_x4(uint64_t s[KECCAK_PAR * KECCAK_STATE_LANES],
+                                unsigned rounds);
+void keccak_portable_absorb_x4(uint64_t s[KECCAK_PAR * KECCAK_STATE_LANES],
+                               unsigned rounds, unsigned rate,
+                               const uint8_t *const in[KECCAK_PAR],
+                               size_t nblocks);
+#ifdef KSUM_HAVE_X86_SIMD
+void keccak_bmi2_permute(uint64_t s[KECCAK_STATE_LANES], unsigned rounds);
+void keccak_bmi2_absorb(uint64_t s[KECCAK_STATE_LANES], unsigned rounds,
+                        unsigned rate, const uint8_t *in, size_t nblocks);
+#endif
 
 /* Round constants of Keccak-f[1600]; Keccak-p[1600, n] uses the last n. */
 extern const uint64_t keccak_round_constants[24];

@@ -1,7 +1,7 @@
 /*
  * The portable reference backend: plain C, two rounds per loop iteration so
- * the state never moves between the A and E lane sets.  The four-way calls
- * run the single-state code on each state in turn.
+ * the state never moves between the A and E lane sets (single.inc).  The
+ * four-way calls run the single-state code on each state in turn.
  */
 #include "keccak_p.h"
 
@@ -16,45 +16,8 @@ const uint64_t keccak_round_constants[24] = {
     0x8000000000008080ULL, 0x0000000080000001ULL, 0x8000000080008008ULL,
 };
 
-#define LANE uint64_t
-#define XOR(a, b) ((a) ^ (b))
-#define ANDN(a, b) (~(a) & (b))
-#define ROL(a, n) rol64((a), (n))
-#define XOR_RC(a, rc) ((a) ^ (rc))
-
-static inline uint64_t rol64(uint64_t a, unsigned n)
-{
-    return (a << n) | (a >> (64 - n));
-}
-
-#include "keccak_round.inc"
-
-#define LOAD_LANE(P, n, i) uint64_t P##n = s[i];
-#define DECLARE_LANE(P, n, i) uint64_t P##n;
-#define STORE_LANE(P, n, i) s[i] = P##n;
-
-void keccak_portable_permute(uint64_t s[KECCAK_STATE_LANES], unsigned rounds)
-{
-    KECCAK_LANES(LOAD_LANE, A)
-    KECCAK_LANES(DECLARE_LANE, E)
-    for (unsigned i = 24 - rounds; i < 24; i += 2) {
-        KECCAK_ROUND(A, E, keccak_round_constants[i]);
-        KECCAK_ROUND(E, A, keccak_round_constants[i + 1]);
-    }
-    KECCAK_LANES(STORE_LANE, A)
-}
-
-void keccak_portable_absorb(uint64_t s[KECCAK_STATE_LANES], unsigned rounds,
-                            unsigned rate, const uint8_t *in, size_t nblocks)
-{
-    unsigned lanes = rate / 8;
-
-    for (; nblocks > 0; nblocks--, in += rate) {
-        for (unsigned i = 0; i < lanes; i++)
-            s[i] ^= keccak_load64(in + 8 * i);
-        keccak_portable_permute(s, rounds);
-    }
-}
+#define SINGLE(name) keccak_portable_##name
+#include "single.inc"
 
 static void gather(uint64_t one[KECCAK_STATE_LANES], const uint64_t *s,
                    unsigned j)
@@ -70,7 +33,7 @@ static void scatter(uint64_t *s, const uint64_t one[KECCAK_STATE_LANES],
         s[KECCAK_PAR * i + j] = one[i];
 }
 
-static void portable_permute_x4(uint64_t s[KECCAK_PAR * KECCAK_STATE_LANES],
+void keccak_portable_permute_x4(uint64_t s[KECCAK_PAR * KECCAK_STATE_LANES],
                                 unsigned rounds)
 {
     uint64_t one[KECCAK_STATE_LANES];
@@ -82,7 +45,7 @@ static void portable_permute_x4(uint64_t s[KECCAK_PAR * KECCAK_STATE_LANES],
     }
 }
 
-static void portable_absorb_x4(uint64_t s[KECCAK_PAR * KECCAK_STATE_LANES],
+void keccak_portable_absorb_x4(uint64_t s[KECCAK_PAR * KECCAK_STATE_LANES],
                                unsigned rounds, unsigned rate,
                                const uint8_t *const in[KECCAK_PAR],
                                size_t nblocks)
@@ -98,5 +61,5 @@ static void portable_absorb_x4(uint64_t s[KECCAK_PAR * KECCAK_STATE_LANES],
 
 const keccak_backend keccak_portable_backend = {
     "portable", keccak_portable_permute, keccak_portable_absorb,
-    portable_permute_x4, portable_absorb_x4,
+    keccak_portable_permute_x4, keccak_portable_absorb_x4,
 };

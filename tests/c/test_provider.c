@@ -330,6 +330,36 @@ static void test_bad_params(void)
     EVP_MD_free(md);
 }
 
+/* Tree modes give the same output for every thread count and update split,
+ * on inputs large enough for the threads to be used. */
+static void test_thread_counts(void)
+{
+    static const char *const trees[] = {"KANGAROOTWELVE", "KT256",
+                                        "MARSUPILAMIFOURTEEN", "PARALLELHASH128",
+                                        "PARALLELHASH256"};
+    static const unsigned counts[] = {1, 2, 3, 4, 7, 0};
+    const size_t len = (6 << 20) + 12345;
+    uint8_t *in = malloc(len), want[64], got[64];
+
+    test_random(in, len);
+    for (int a = 0; a < 5; a++) {
+        size_t b = a >= 3 ? 1 + test_random_u64() % 20000 : 0;
+        for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+            unsigned threads = counts[i];
+            OSSL_PARAM p[] = {OSSL_PARAM_construct_uint(KSUM_PARAM_THREADS, &threads),
+                              b ? OSSL_PARAM_construct_size_t(KSUM_PARAM_BLOCK_SIZE, &b)
+                                : OSSL_PARAM_construct_end(),
+                              OSSL_PARAM_construct_end()};
+            uint8_t *out = i == 0 ? want : got;
+            CHECK(digest_split(trees[a], OURS, p, in, len, out, 64, i > 0),
+                  "%s with %u threads", trees[a], threads);
+            CHECK(i == 0 || memcmp(want, got, 64) == 0,
+                  "%s differs with %u threads", trees[a], threads);
+        }
+    }
+    free(in);
+}
+
 /* Eight threads share the fetched objects; each uses its own contexts. */
 static EVP_MD *shared_md;
 static EVP_MAC *shared_mac;
@@ -399,6 +429,7 @@ int main(void)
     test_names_and_flags();
     test_bad_params();
     test_threads();
+    test_thread_counts();
     test_libctx_free(lib);
     return test_summary("test_provider");
 }

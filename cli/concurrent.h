@@ -1,0 +1,16 @@
+/* Hashing several files at once, for the algorithms that hash one input on
+ * one thread, with the output still in argument order. */
+#ifndef KSUM_CLI_CONCURRENT_H
+#define KSUM_CLI_CONCURRENT_H
+
+#include <openssl/types.h>
+
+#include "options.h"
+
+/* Hashes o->files on `workers` threads and prints their lines in order.
+ * Returns 1 when every file was hashed, 0 otherwise, -1 when it could not
+ * start (the caller then hashes them one by one). */
+int hash_files_concurrently(const options *o, OSSL_LIB_CTX *lib,
+                            unsigned workers);
+
+#endif
