@@ -43,6 +43,12 @@ extern "C" {
  * before it returns.  Any time; results do not depend on it. */
 #define KSUM_PARAM_THREADS "threads"
 
+/* Keccak backend of this context (UTF-8 string: "portable", "bmi2" or
+ * "avx2"; default: the fastest this CPU runs, or KSUM_SIMD's choice).  Every
+ * algorithm, the KMACs too; before any data.  Readable as well.  Results do
+ * not depend on it: it exists to test and compare the backends. */
+#define KSUM_PARAM_BACKEND "backend"
+
 /* KMAC (EVP_MAC) takes OpenSSL's KMAC parameters: "key" (octet string, any
  * length including 0), "custom", "size" (output bytes, default 32 for
  * KMAC128 and 64 for KMAC256, as OpenSSL's) and "xof". */

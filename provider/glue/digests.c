@@ -36,6 +36,7 @@ typedef struct digest_ctx {
     int xof_mode;          /* ParallelHashXOF */
     uint8_t domain;        /* TurboSHAKE D */
     unsigned threads;      /* tree modes: 0 = all CPUs */
+    const keccak_backend *be;
     union {
         sponge sp;
         parallelhash ph;
@@ -63,6 +64,7 @@ static void set_defaults(digest_ctx *c)
     c->xof_mode = 0;
     c->domain = 0x1F;
     c->threads = 0;
+    c->be = keccak_backend_active();
     c->phase = FRESH;
 }
 
@@ -114,31 +116,31 @@ static void start(digest_ctx *c)
 
     switch (a->kind) {
     case SHA3:
-        sha3_init(&c->u.sp, a->bits);
+        sha3_init(&c->u.sp, c->be, a->bits);
         break;
     case KECCAK:
-        keccak_init(&c->u.sp, a->bits);
+        keccak_init(&c->u.sp, c->be, a->bits);
         break;
     case SHAKE:
-        shake_init(&c->u.sp, a->bits);
+        shake_init(&c->u.sp, c->be, a->bits);
         break;
     case RAWSHAKE:
-        rawshake_init(&c->u.sp, a->bits);
+        rawshake_init(&c->u.sp, c->be, a->bits);
         break;
     case TURBOSHAKE:
-        turboshake_init(&c->u.sp, a->bits, c->domain);
+        turboshake_init(&c->u.sp, c->be, a->bits, c->domain);
         break;
     case CSHAKE:
-        cshake_init(&c->u.sp, a->bits, c->fname, c->fname_len, c->custom,
+        cshake_init(&c->u.sp, c->be, a->bits, c->fname, c->fname_len, c->custom,
                     c->custom_len);
         break;
     case PARALLELHASH:
-        parallelhash_init(&c->u.ph, a->bits, c->block_size, c->custom,
+        parallelhash_init(&c->u.ph, c->be, a->bits, c->block_size, c->custom,
                           c->custom_len);
         tree_leaves_set_threads(&c->u.ph.leaves, c->threads);
         break;
     case KANGAROO:
-        kangaroo_init(&c->u.kt, a->tree);
+        kangaroo_init(&c->u.kt, c->be, a->tree);
         tree_leaves_set_threads(&c->u.kt.leaves, c->threads);
         break;
     }
@@ -330,6 +332,15 @@ static int set_domain(digest_ctx *c, const OSSL_PARAM params[])
     return 1;
 }
 
+static int set_backend(digest_ctx *c, const OSSL_PARAM params[])
+{
+    const OSSL_PARAM *p = OSSL_PARAM_locate_const(params, KSUM_PARAM_BACKEND);
+
+    if (p == NULL)
+        return 1;
+    return set_before_data(c, p) && ksum_param_get_backend(c->prov, p, &c->be);
+}
+
 /* Speed only, so it may change at any time. */
 static int set_threads(digest_ctx *c, const OSSL_PARAM params[])
 {
@@ -356,6 +367,8 @@ static int digest_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 
     if (params == NULL)
         return 1;
+    if (!set_backend(c, params))
+        return 0;
     if (is_xof(c->alg) && !set_outlen(c, params))
         return 0;
     if ((k == CSHAKE || k == PARALLELHASH || k == KANGAROO) &&
@@ -383,6 +396,9 @@ static int digest_get_ctx_params(void *vctx, OSSL_PARAM params[])
         return 0;
     p = OSSL_PARAM_locate(params, OSSL_DIGEST_PARAM_SIZE);
     if (p != NULL && !OSSL_PARAM_set_size_t(p, c->outlen))
+        return 0;
+    p = OSSL_PARAM_locate(params, KSUM_PARAM_BACKEND);
+    if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, c->be->name))
         return 0;
     return 1;
 }
@@ -420,11 +436,13 @@ static const OSSL_PARAM *digest_gettable_params(void *provctx)
     return gettable_params;
 }
 
+#define BACKEND_PARAM OSSL_PARAM_utf8_string(KSUM_PARAM_BACKEND, NULL, 0)
 #define OUTLEN_PARAMS                                   \
+    BACKEND_PARAM,                                      \
     OSSL_PARAM_size_t(OSSL_DIGEST_PARAM_XOFLEN, NULL),  \
     OSSL_PARAM_size_t(OSSL_DIGEST_PARAM_SIZE, NULL)
 
-static const OSSL_PARAM no_params[] = {OSSL_PARAM_END};
+static const OSSL_PARAM no_params[] = {BACKEND_PARAM, OSSL_PARAM_END};
 static const OSSL_PARAM xof_params[] = {OUTLEN_PARAMS, OSSL_PARAM_END};
 static const OSSL_PARAM turboshake_params[] = {
     OUTLEN_PARAMS, OSSL_PARAM_uint(KSUM_PARAM_DOMAIN, NULL), OSSL_PARAM_END};

@@ -21,6 +21,7 @@ typedef struct mac_ctx {
     int xof;
     uint8_t *key, *custom;   /* key == NULL: none set yet */
     size_t key_len, custom_len;
+    const keccak_backend *be;
     sponge sp;
 } mac_ctx;
 
@@ -33,6 +34,7 @@ static void *mac_new(void *provctx, unsigned strength)
     c->prov = provctx;
     c->strength = strength;
     c->outlen = strength / 4; /* OpenSSL's KMAC default: 2 * strength bits */
+    c->be = keccak_backend_active();
     return c;
 }
 
@@ -93,6 +95,9 @@ static int mac_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         !(set_before_data(c, p) &&
           ksum_param_get_bytes(c->prov, p, &c->custom, &c->custom_len)))
         return 0;
+    if ((p = OSSL_PARAM_locate_const(params, KSUM_PARAM_BACKEND)) != NULL &&
+        !(set_before_data(c, p) && ksum_param_get_backend(c->prov, p, &c->be)))
+        return 0;
     if ((p = OSSL_PARAM_locate_const(params, OSSL_MAC_PARAM_SIZE)) != NULL &&
         !OSSL_PARAM_get_size_t(p, &c->outlen)) {
         KSUM_RAISE(c->prov, KSUM_R_BAD_PARAM_TYPE, "'size' must be an integer");
@@ -139,7 +144,7 @@ static int ready(mac_ctx *c)
         return 0;
     }
     if (c->phase == FRESH) {
-        kmac_init(&c->sp, c->strength, c->key, c->key_len, c->custom,
+        kmac_init(&c->sp, c->be, c->strength, c->key, c->key_len, c->custom,
                   c->custom_len);
         c->phase = ABSORBING;
     }
@@ -186,6 +191,9 @@ static int mac_get_ctx_params(void *vctx, OSSL_PARAM params[])
     p = OSSL_PARAM_locate(params, OSSL_MAC_PARAM_BLOCK_SIZE);
     if (p != NULL && !OSSL_PARAM_set_size_t(p, 200 - c->strength / 4))
         return 0;
+    p = OSSL_PARAM_locate(params, KSUM_PARAM_BACKEND);
+    if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, c->be->name))
+        return 0;
     return 1;
 }
 
@@ -194,12 +202,14 @@ static const OSSL_PARAM settable[] = {
     OSSL_PARAM_octet_string(OSSL_MAC_PARAM_CUSTOM, NULL, 0),
     OSSL_PARAM_size_t(OSSL_MAC_PARAM_SIZE, NULL),
     OSSL_PARAM_int(OSSL_MAC_PARAM_XOF, NULL),
+    OSSL_PARAM_utf8_string(KSUM_PARAM_BACKEND, NULL, 0),
     OSSL_PARAM_END
 };
 
 static const OSSL_PARAM gettable[] = {
     OSSL_PARAM_size_t(OSSL_MAC_PARAM_SIZE, NULL),
     OSSL_PARAM_size_t(OSSL_MAC_PARAM_BLOCK_SIZE, NULL),
+    OSSL_PARAM_utf8_string(KSUM_PARAM_BACKEND, NULL, 0),
     OSSL_PARAM_END
 };
 

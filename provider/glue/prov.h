@@ -27,6 +27,7 @@ enum {
     KSUM_R_OUTPUT_BUFFER_TOO_SMALL,
     KSUM_R_NOT_INITIALIZED,
     KSUM_R_ALREADY_FINISHED,
+    KSUM_R_BAD_BACKEND,
 };
 
 void ksum_raise(const ksum_provctx *prov, const char *file, int line,
@@ -38,6 +39,11 @@ void ksum_raise(const ksum_provctx *prov, const char *file, int line,
  * there; raises and returns 0 on a wrong type or no memory. */
 int ksum_param_get_bytes(const ksum_provctx *prov, const OSSL_PARAM *p,
                          uint8_t **buf, size_t *len);
+/* Sets *be from a "backend" parameter; raises and returns 0 when the name
+ * is not a backend this build and CPU can run. */
+int ksum_param_get_backend(const ksum_provctx *prov, const OSSL_PARAM *p,
+                           const struct keccak_backend **be);
+
 /* Frees a buffer set by ksum_param_get_bytes, wiping it first. */
 void ksum_bytes_free(uint8_t **buf, size_t *len);
 /* Duplicates a buffer for dupctx; returns 0 on no memory. */

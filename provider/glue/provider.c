@@ -55,6 +55,27 @@ int ksum_param_get_bytes(const ksum_provctx *prov, const OSSL_PARAM *p,
     return 1;
 }
 
+int ksum_param_get_backend(const ksum_provctx *prov, const OSSL_PARAM *p,
+                           const keccak_backend **be)
+{
+    const char *name = NULL;
+    const keccak_backend *found;
+
+    if (!OSSL_PARAM_get_utf8_string_ptr(p, &name)) {
+        KSUM_RAISE(prov, KSUM_R_BAD_PARAM_TYPE, "'backend' must be a string");
+        return 0;
+    }
+    found = keccak_backend_by_name(name);
+    if (found == NULL) {
+        KSUM_RAISE(prov, KSUM_R_BAD_BACKEND,
+                   "backend '%s' is not built in or not supported by this CPU",
+                   name);
+        return 0;
+    }
+    *be = found;
+    return 1;
+}
+
 void ksum_bytes_free(uint8_t **buf, size_t *len)
 {
     OPENSSL_clear_free(*buf, *len);
@@ -131,6 +152,7 @@ static const OSSL_ITEM reason_strings[] = {
     {KSUM_R_OUTPUT_BUFFER_TOO_SMALL, "output buffer too small"},
     {KSUM_R_NOT_INITIALIZED, "context not initialized"},
     {KSUM_R_ALREADY_FINISHED, "context already finished; initialize it again"},
+    {KSUM_R_BAD_BACKEND, "unknown or unsupported Keccak backend"},
     {0, NULL},
 };
 

@@ -20,9 +20,10 @@ size_t kangaroo_length_encode(uint8_t out[9], uint64_t x)
     return n + 1;
 }
 
-void kangaroo_init(kangaroo *k, const kangaroo_params *p)
+void kangaroo_init(kangaroo *k, const keccak_backend *be,
+                   const kangaroo_params *p)
 {
-    sponge_init(&k->final, p->rate, p->rounds, DOMAIN_SINGLE);
+    sponge_init(&k->final, be, p->rate, p->rounds, DOMAIN_SINGLE);
     tree_leaves_init(&k->leaves, KANGAROO_CHUNK, p->rate, p->rounds,
                      DOMAIN_LEAF, p->cv_len);
     k->first = 0;

@@ -25,7 +25,8 @@ typedef struct kangaroo {
     int tree;            /* more than one chunk: the final node is a tree's */
 } kangaroo;
 
-void kangaroo_init(kangaroo *k, const kangaroo_params *p);
+void kangaroo_init(kangaroo *k, const keccak_backend *be,
+                   const kangaroo_params *p);
 void kangaroo_update(kangaroo *k, const void *in, size_t len);
 /* Appends the customization string and its length, closes the tree; the
  * output is then squeezed from k->final. */

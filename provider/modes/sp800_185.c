@@ -74,26 +74,27 @@ static void absorb_bytepad_start(sponge *sp)
     sponge_absorb(sp, enc, sp800_left_encode(enc, sp->rate));
 }
 
-void cshake_init(sponge *sp, unsigned strength, const uint8_t *n, size_t nlen,
-                 const uint8_t *s, size_t slen)
+void cshake_init(sponge *sp, const keccak_backend *be, unsigned strength,
+                 const uint8_t *n, size_t nlen, const uint8_t *s, size_t slen)
 {
     if (nlen == 0 && slen == 0) {
-        shake_init(sp, strength);
+        shake_init(sp, be, strength);
         return;
     }
-    sponge_init(sp, KECCAK_RATE(2 * strength), 24, 0x04);
+    sponge_init(sp, be, KECCAK_RATE(2 * strength), 24, 0x04);
     absorb_bytepad_start(sp);
     absorb_encoded_string(sp, n, nlen);
     absorb_encoded_string(sp, s, slen);
     sponge_fill_block(sp);
 }
 
-void kmac_init(sponge *sp, unsigned strength, const uint8_t *key,
-               size_t keylen, const uint8_t *custom, size_t clen)
+void kmac_init(sponge *sp, const keccak_backend *be, unsigned strength,
+               const uint8_t *key, size_t keylen, const uint8_t *custom,
+               size_t clen)
 {
     static const uint8_t name[] = {'K', 'M', 'A', 'C'};
 
-    cshake_init(sp, strength, name, sizeof name, custom, clen);
+    cshake_init(sp, be, strength, name, sizeof name, custom, clen);
     absorb_bytepad_start(sp);
     absorb_encoded_string(sp, key, keylen);
     sponge_fill_block(sp);
@@ -106,13 +107,14 @@ void kmac_finish(sponge *sp, uint64_t outlen_bytes, int xof)
     sponge_absorb(sp, enc, sp800_right_encode_bits(enc, xof ? 0 : outlen_bytes));
 }
 
-void parallelhash_init(parallelhash *ph, unsigned strength, size_t block_size,
+void parallelhash_init(parallelhash *ph, const keccak_backend *be,
+                       unsigned strength, size_t block_size,
                        const uint8_t *custom, size_t clen)
 {
     static const uint8_t name[] = "ParallelHash";
     uint8_t enc[SP800_ENCODE_MAX];
 
-    cshake_init(&ph->final, strength, name, sizeof name - 1, custom, clen);
+    cshake_init(&ph->final, be, strength, name, sizeof name - 1, custom, clen);
     sponge_absorb(&ph->final, enc, sp800_left_encode(enc, block_size));
     /* Each leaf is cSHAKE(X_i, 2c bits, "", ""), that is SHAKE. */
     tree_leaves_init(&ph->leaves, block_size, KECCAK_RATE(2 * strength), 24,

@@ -20,13 +20,14 @@ size_t sp800_right_encode_bits(uint8_t out[SP800_ENCODE_MAX], uint64_t nbytes);
 
 /* cSHAKE with function name n and customization s; SHAKE when both are
  * empty, as the standard requires. */
-void cshake_init(sponge *sp, unsigned strength, const uint8_t *n, size_t nlen,
-                 const uint8_t *s, size_t slen);
+void cshake_init(sponge *sp, const keccak_backend *be, unsigned strength,
+                 const uint8_t *n, size_t nlen, const uint8_t *s, size_t slen);
 
 /* KMAC: init absorbs the padded key; finish absorbs right_encode(L) (L = 0
  * for KMACXOF), after which the MAC is squeezed from sp. */
-void kmac_init(sponge *sp, unsigned strength, const uint8_t *key,
-               size_t keylen, const uint8_t *custom, size_t clen);
+void kmac_init(sponge *sp, const keccak_backend *be, unsigned strength,
+               const uint8_t *key, size_t keylen, const uint8_t *custom,
+               size_t clen);
 void kmac_finish(sponge *sp, uint64_t outlen_bytes, int xof);
 
 typedef struct parallelhash {
@@ -35,7 +36,8 @@ typedef struct parallelhash {
 } parallelhash;
 
 /* block_size is B in bytes, at least 1. */
-void parallelhash_init(parallelhash *ph, unsigned strength, size_t block_size,
+void parallelhash_init(parallelhash *ph, const keccak_backend *be,
+                       unsigned strength, size_t block_size,
                        const uint8_t *custom, size_t clen);
 void parallelhash_update(parallelhash *ph, const void *in, size_t len);
 /* Then squeeze ph->final. */

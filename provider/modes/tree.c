@@ -108,7 +108,7 @@ void tree_leaves_update(tree_leaves *t, sponge *final, const uint8_t *in,
             continue;
         }
         if (t->fill == 0)
-            sponge_init_on(&t->leaf, final->be, t->rate, t->rounds, t->domain);
+            sponge_init(&t->leaf, final->be, t->rate, t->rounds, t->domain);
         take = t->leaf_len - t->fill;
         if (take > len)
             take = len;

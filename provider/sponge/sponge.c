@@ -36,8 +36,8 @@ void keccak_extract_bytes(const uint64_t *lanes, size_t stride, size_t offset,
         *out++ = (uint8_t)(lanes[(offset / 8) * stride] >> (8 * (offset % 8)));
 }
 
-void sponge_init_on(sponge *sp, const keccak_backend *be, unsigned rate,
-                    unsigned rounds, uint8_t domain)
+void sponge_init(sponge *sp, const keccak_backend *be, unsigned rate,
+                 unsigned rounds, uint8_t domain)
 {
     memset(sp->s, 0, sizeof sp->s);
     sp->be = be;
@@ -46,11 +46,6 @@ void sponge_init_on(sponge *sp, const keccak_backend *be, unsigned rate,
     sp->domain = domain;
     sp->pos = 0;
     sp->squeezing = 0;
-}
-
-void sponge_init(sponge *sp, unsigned rate, unsigned rounds, uint8_t domain)
-{
-    sponge_init_on(sp, keccak_backend_active(), rate, rounds, domain);
 }
 
 void sponge_absorb(sponge *sp, const void *data, size_t len)

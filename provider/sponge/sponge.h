@@ -20,11 +20,10 @@ typedef struct sponge {
     uint8_t squeezing;  /* set by the padding; no absorbing after that */
 } sponge;
 
-/* Starts an empty sponge on the active backend. */
-void sponge_init(sponge *sp, unsigned rate, unsigned rounds, uint8_t domain);
-/* The same on a given backend (tests compare backends this way). */
-void sponge_init_on(sponge *sp, const keccak_backend *be, unsigned rate,
-                    unsigned rounds, uint8_t domain);
+/* Starts an empty sponge on backend be (keccak_backend_active() unless a
+ * caller, such as a test, wants a particular one). */
+void sponge_init(sponge *sp, const keccak_backend *be, unsigned rate,
+                 unsigned rounds, uint8_t domain);
 
 void sponge_absorb(sponge *sp, const void *in, size_t len);
 /* Permutes if the current block is partly filled: bytepad's zero fill. */

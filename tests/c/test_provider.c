@@ -360,6 +360,66 @@ static void test_thread_counts(void)
     free(in);
 }
 
+static size_t output_size(const char *name)
+{
+    EVP_MD *md = EVP_MD_fetch(lib, name, OURS);
+    size_t n = is_xof(name) ? 100 : (size_t)EVP_MD_get_size(md);
+    EVP_MD_free(md);
+    return n;
+}
+
+static void compare_backend(const char *name, const char *backend,
+                            const uint8_t *in, size_t len)
+{
+    OSSL_PARAM params[6];
+    size_t blk, n = output_size(name);
+    unsigned d;
+    size_t k = params_for(name, params, &blk, &d);
+    uint8_t want[100], got[100];
+    int ok;
+
+    params[k + 1] = OSSL_PARAM_construct_end();
+    params[k] = OSSL_PARAM_construct_utf8_string(KSUM_PARAM_BACKEND, "portable", 0);
+    ok = digest_split(name, OURS, params, in, len, want, n, 1);
+    params[k] = OSSL_PARAM_construct_utf8_string(KSUM_PARAM_BACKEND, (char *)backend, 0);
+    ok = ok && digest_split(name, OURS, params, in, len, got, n, 1);
+    CHECK(ok && memcmp(want, got, n) == 0, "%s on %s at len %zu", name, backend, len);
+}
+
+/* Every backend this CPU runs gives the portable backend's output, for
+ * every algorithm, chosen per context with the "backend" parameter. */
+static void test_backends_through_evp(void)
+{
+    static const char *const backends[] = {"bmi2", "avx2"};
+    static const size_t lens[] = {0, 1, 167, 168, 169, 8191, 8192, 8193,
+                                  4 * 8192, 5 * 8192 + 1, 9 * 8192 + 77, 70000};
+    uint8_t *in = malloc(80000);
+
+    test_random(in, 80000);
+    for (int b = 0; b < 2; b++) {
+        EVP_MD *probe = EVP_MD_fetch(lib, "SHA3-256", OURS);
+        EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+        OSSL_PARAM pick[] = {
+            OSSL_PARAM_construct_utf8_string(KSUM_PARAM_BACKEND, (char *)backends[b], 0),
+            OSSL_PARAM_construct_end()};
+        int available = EVP_DigestInit_ex2(ctx, probe, pick);
+        ERR_clear_error();
+        EVP_MD_CTX_free(ctx);
+        EVP_MD_free(probe);
+        if (!available) {
+            printf("backend %s not runnable here: skipped\n", backends[b]);
+            continue;
+        }
+        for (int i = 0; all_digests[i] != NULL; i++)
+            for (size_t l = 0; l < sizeof lens / sizeof lens[0]; l++)
+                compare_backend(all_digests[i], backends[b], in, lens[l]);
+    }
+    OSSL_PARAM bad[] = {OSSL_PARAM_construct_utf8_string(KSUM_PARAM_BACKEND, "neon", 0),
+                        OSSL_PARAM_construct_end()};
+    CHECK(init_fails("SHAKE128", bad), "backend 'neon' accepted");
+    free(in);
+}
+
 /* Eight threads share the fetched objects; each uses its own contexts. */
 static EVP_MD *shared_md;
 static EVP_MAC *shared_mac;
@@ -430,6 +490,7 @@ int main(void)
     test_bad_params();
     test_threads();
     test_thread_counts();
+    test_backends_through_evp();
     test_libctx_free(lib);
     return test_summary("test_provider");
 }
