@@ -35,6 +35,8 @@ void kangaroo_update(kangaroo *k, const void *data, size_t len)
     static const uint8_t tree_marker[8] = {0x03};
     const uint8_t *in = data;
 
+    if (len == 0)
+        return; /* data may be NULL then */
     if (k->first < KANGAROO_CHUNK) {
         size_t take = KANGAROO_CHUNK - k->first;
         if (take > len)

@@ -52,6 +52,8 @@ void sponge_absorb(sponge *sp, const void *data, size_t len)
 {
     const uint8_t *in = data;
 
+    if (len == 0)
+        return; /* data may be NULL then */
     if (sp->pos > 0) {
         size_t take = sp->rate - sp->pos;
         if (take > len)
