@@ -30,7 +30,12 @@ static int unescape(char *s)
             *out++ = '\n';
         else if (*s == 'r')
             *out++ = '\r';
-        else
+        else if (*s == 'x' && isxdigit((unsigned char)s[1]) &&
+                 isxdigit((unsigned char)s[2]) && (s[1] != '0' || s[2] != '0')) {
+            char hex[3] = {s[1], s[2], '\0'};
+            *out++ = (char)strtoul(hex, NULL, 16);
+            s += 2;
+        } else
             return 0;
     }
     *out = '\0';
@@ -283,6 +288,9 @@ int check_files(const options *o, OSSL_LIB_CTX *lib)
         fprintf(stderr, "ksum: out of memory\n");
         return 0;
     }
+    /* A check file may come from anywhere: a device or FIFO it names
+     * could make ksum read forever. */
+    c.in.regular_only = 1;
     for (char **f = o->files; *f != NULL; f++)
         ok &= check_one_file(&c, *f);
     for (size_t i = 0; i < algorithm_count; i++)

@@ -1,5 +1,7 @@
 #include "files.h"
 
+#include "output.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <openssl/err.h>
@@ -7,11 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int input_init(input *in, int read_ahead)
 {
     in->read_ahead = read_ahead;
+    in->regular_only = 0;
     in->size = read_ahead ? INPUT_SIZE_READ_AHEAD : INPUT_SIZE;
     for (int i = 0; i < INPUT_BUFFERS; i++)
         in->buf[i] = i == 0 || read_ahead ? malloc(in->size) : NULL;
@@ -146,32 +150,59 @@ static int hash_read_ahead(hasher *h, int fd, input *in)
     return result;
 }
 
-int hash_path(hasher *h, const char *path, input *in, uint8_t *sum)
+static int same_file_state(const struct stat *a, const struct stat *b)
 {
-    int stdin_file = strcmp(path, "-") == 0;
-    int fd = stdin_file ? STDIN_FILENO : open(path, O_RDONLY | O_NOCTTY);
+    return a->st_size == b->st_size && a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
+           a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+}
+
+static int hash_fd(hasher *h, int fd, input *in, uint8_t *sum)
+{
     int err;
 
+    if (!hasher_begin(h))
+        return KSUM_EHASH;
+    err = in->read_ahead ? hash_read_ahead(h, fd, in) : hash_plain(h, fd, in);
+    if (err == 0 && !hasher_end(h, sum))
+        err = KSUM_EHASH;
+    return err;
+}
+
+int hash_path(hasher *h, const char *path, input *in, uint8_t *sum)
+{
+    struct stat before, after;
+    int fd, err;
+
+    if (strcmp(path, "-") == 0)
+        return hash_fd(h, STDIN_FILENO, in, sum);
+    /* O_NONBLOCK: opening a FIFO named by a check file must not wait. */
+    fd = open(path, O_RDONLY | O_NOCTTY | (in->regular_only ? O_NONBLOCK : 0));
     if (fd < 0)
         return errno;
-    if (!hasher_begin(h))
-        err = -1;
+    if (fstat(fd, &before) != 0)
+        err = errno;
+    else if (in->regular_only && !S_ISREG(before.st_mode))
+        err = KSUM_ENOTREG;
     else
-        err = in->read_ahead ? hash_read_ahead(h, fd, in) : hash_plain(h, fd, in);
-    if (err == 0 && !hasher_end(h, sum))
-        err = -1;
-    if (!stdin_file)
-        close(fd);
+        err = hash_fd(h, fd, in, sum);
+    if (err == 0 && S_ISREG(before.st_mode) &&
+        (fstat(fd, &after) != 0 || !same_file_state(&before, &after)))
+        err = KSUM_ECHANGED;
+    close(fd);
     return err;
 }
 
 void report_error(const char *name, int err)
 {
-    if (err < 0) {
-        fprintf(stderr, "ksum: %s: hashing failed: ", name);
+    fputs("ksum: ", stderr);
+    print_name(stderr, name, name_needs_escape(name));
+    if (err == KSUM_EHASH) {
+        fputs(": hashing failed: ", stderr);
         ERR_print_errors_fp(stderr);
         fputc('\n', stderr);
-        return;
+    } else {
+        fprintf(stderr, ": %s\n", err == KSUM_ECHANGED ? "file changed while it was read"
+                                 : err == KSUM_ENOTREG ? "not a regular file"
+                                                       : strerror(err));
     }
-    fprintf(stderr, "ksum: %s: %s\n", name, strerror(err));
 }

@@ -13,6 +13,7 @@ typedef struct input {
     uint8_t *buf[INPUT_BUFFERS];
     size_t size;
     int read_ahead;
+    int regular_only;   /* check mode: refuse devices, FIFOs, directories */
 } input;
 
 /* Big reads, so that tree modes see many whole chunks per update. */
@@ -22,8 +23,15 @@ typedef struct input {
 int input_init(input *in, int read_ahead);
 void input_free(input *in);
 
+/* Errors besides errno values. */
+#define KSUM_EHASH (-1)     /* EVP failed */
+#define KSUM_ECHANGED (-2)  /* size or mtime changed while reading */
+#define KSUM_ENOTREG (-3)   /* not a regular file, with regular_only */
+
 /* Hashes the file at path ("-" is standard input) into sum.  Returns 0, or
- * the errno value that stopped it (-1: the hash itself failed). */
+ * the errno value or KSUM_E* code that stopped it.  A regular file whose
+ * size or modification time changes while it is read is an error: the sum
+ * would belong to no version of the file. */
 int hash_path(hasher *h, const char *path, input *in, uint8_t *sum);
 
 /* "ksum: NAME: reason" on stderr. */

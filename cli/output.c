@@ -2,9 +2,19 @@
 
 #include <string.h>
 
+/* Control characters could move the cursor or recolour the terminal when
+ * a hostile file name is printed, so they are escaped too. */
+static int is_control(unsigned char c)
+{
+    return c < 0x20 || c == 0x7F;
+}
+
 int name_needs_escape(const char *name)
 {
-    return strpbrk(name, "\\\n\r") != NULL;
+    for (; *name; name++)
+        if (*name == '\\' || is_control((unsigned char)*name))
+            return 1;
+    return 0;
 }
 
 void print_name(FILE *f, const char *name, int escape)
@@ -18,7 +28,11 @@ void print_name(FILE *f, const char *name, int escape)
         case '\\': fputs("\\\\", f); break;
         case '\n': fputs("\\n", f); break;
         case '\r': fputs("\\r", f); break;
-        default: putc(*name, f);
+        default:
+            if (is_control((unsigned char)*name))
+                fprintf(f, "\\x%02x", (unsigned char)*name);
+            else
+                putc(*name, f);
         }
     }
 }

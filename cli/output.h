@@ -8,8 +8,9 @@
 
 #include "options.h"
 
-/* A name with a backslash, newline or carriage return is printed escaped,
- * and its line starts with a backslash. */
+/* A name with a backslash or a control character is printed escaped (\\,
+ * \n, \r as GNU coreutils does, other control characters as \xHH), and
+ * its line starts with a backslash. */
 int name_needs_escape(const char *name);
 void print_name(FILE *f, const char *name, int escape);
 void print_hex(FILE *f, const uint8_t *buf, size_t len);
