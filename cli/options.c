@@ -1,5 +1,6 @@
 #include "options.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -39,7 +40,7 @@ static int parse_count(const char *what, const char *s, size_t min, size_t max,
     char *end;
     unsigned long long v;
 
-    if (*s == '\0' || *s == '-' || *s == '+' || *s == ' ')
+    if (!isdigit((unsigned char)*s))
         return bad_value(what, s, "not a positive decimal number");
     errno = 0;
     v = strtoull(s, &end, 10);
@@ -122,7 +123,7 @@ static int parse_domain(options *o, const char *s)
 
     errno = 0;
     v = strtoul(s, &end, 0);
-    if (*s == '\0' || *s == '-' || *end != '\0' || errno != 0)
+    if (!isdigit((unsigned char)*s) || *end != '\0' || errno != 0)
         return bad_value("domain byte", s, "not a number (e.g. 0x1F)");
     if (v < 0x01 || v > 0x7F)
         return bad_value("domain byte", s, "must be 0x01..0x7F");

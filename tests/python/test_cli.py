@@ -218,14 +218,6 @@ def test_missing_file_and_directory_do_not_stop_others(files):
                                 "ksum: .: Is a directory"]
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root reads any file")
-def test_permission_denied(files):
-    (files / "secret").write_bytes(b"x")
-    (files / "secret").chmod(0)
-    code, out, err = run(["secret"], cwd=files)
-    assert code == 1 and out == b"" and "ksum: secret: Permission denied" in err
-
-
 @pytest.mark.parametrize("args,message", [
     (["--kmac128", "--key=abc"], "invalid key 'abc': odd number of hex digits"),
     (["--kmac128", "--key=zz"], "invalid key 'zz': not hexadecimal"),
