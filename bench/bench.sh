@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Wall-clock benchmark of ksum beside other checksum tools, on one input it
-# creates.  Prints markdown tables (real/user/sys seconds, best of N runs).
+# Wall-clock benchmarks of ksum beside other checksum tools, on inputs it
+# creates in a temporary folder.  Prints markdown tables: real/user/sys
+# seconds, best of RUNS; compare ratios within one run, not across runs.
 # Usage: bench/bench.sh [SIZE_MiB (default 1024)] [RUNS (default 3)] [BUILD_DIR]
 set -euo pipefail
 size_mib=${1:-1024}
 runs=${2:-3}
 build=${3:-$(dirname "$0")/../build}
 ksum=$(realpath "$build/ksum")
+cpus=$(nproc)
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 head -c $((size_mib << 20)) /dev/urandom > "$dir/input"
@@ -15,9 +17,9 @@ head -c $((size_mib << 20)) /dev/urandom > "$dir/input"
 best() {
   local best_line="" best_real=""
   for _ in $(seq "$runs"); do
-    local line
+    local line real
     line=$( { /usr/bin/time -f "%e %U %S" "$@" > /dev/null; } 2>&1 | tail -1)
-    local real=${line%% *}
+    real=${line%% *}
     if [ -z "$best_real" ] || awk "BEGIN{exit !($real < $best_real)}"; then
       best_real=$real best_line=$line
     fi
@@ -32,16 +34,20 @@ row() { # label command...
   echo "| $label | $real | $user | $sys |"
 }
 
-echo "Input: $size_mib MiB, best of $runs, $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(date -u +%Y-%m-%d)"
-echo
-echo "| command | real s | user s | sys s |"
-echo "|---|---|---|---|"
+header() { echo; echo "$1"; echo; echo "| command | real s | user s | sys s |"; echo "|---|---|---|---|"; }
+
+echo "Input: $size_mib MiB, best of $runs, $cpus CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)), $(date -u +%Y-%m-%d)"
+
+header "One file, every algorithm at 1 thread and at all $cpus:"
 for alg in sha3-224 sha3-256 sha3-384 sha3-512 shake128 shake256 rawshake128 rawshake256 \
-           keccak-256 cshake128 cshake256 kmac128 kmac256 parallelhash128 parallelhash256 \
-           k12 kt256 m14 turboshake128 turboshake256; do
-  row "ksum --$alg" "$ksum" "--$alg" "$dir/input"
+           keccak-256 cshake128 cshake256 kmac128 kmac256 turboshake128 turboshake256 \
+           parallelhash128 parallelhash256 k12 kt256 m14; do
+  row "ksum --$alg --threads 1" "$ksum" "--$alg" --threads 1 "$dir/input"
+  case $alg in parallelhash*|k12|kt256|m14)
+    row "ksum --$alg --threads $cpus" "$ksum" "--$alg" --threads "$cpus" "$dir/input" ;;
+  esac
 done
-row "ksum --k12 (KSUM_SIMD=portable)" env KSUM_SIMD=portable "$ksum" --k12 "$dir/input"
+row "ksum --k12 --threads 1 (KSUM_SIMD=portable)" env KSUM_SIMD=portable "$ksum" --k12 --threads 1 "$dir/input"
 row "openssl dgst -sha3-256" openssl dgst -sha3-256 "$dir/input"
 row "openssl dgst -shake128" openssl dgst -shake128 "$dir/input"
 for tool in sha256sum sha1sum md5sum b2sum b3sum; do
@@ -49,14 +55,45 @@ for tool in sha256sum sha1sum md5sum b2sum b3sum; do
 done
 
 echo
-echo "Many small files: 10,000 files of 4 KiB"
-mkdir "$dir/small"
-for i in $(seq 10000); do head -c 4096 "$dir/input" > "$dir/small/$i"; done 2>/dev/null || true
-( cd "$dir/small" && ls > ../list )
+echo "Tree modes against the thread count (real seconds, best of $runs):"
 echo
-echo "| command | real s | user s | sys s |"
-echo "|---|---|---|---|"
+printf '| threads |'; for alg in k12 kt256 m14 parallelhash128 parallelhash256; do printf ' %s |' "$alg"; done; echo
+printf '|---|'; for _ in 1 2 3 4 5; do printf -- '---|'; done; echo
+for t in $(seq 1 "$cpus"); do
+  printf '| %s |' "$t"
+  for alg in k12 kt256 m14 parallelhash128 parallelhash256; do
+    read -r real _ _ < <(best "$ksum" "--$alg" --threads "$t" "$dir/input")
+    printf ' %s |' "$real"
+  done
+  echo
+done
+
+for i in 1 2 3 4; do head -c $((64 << 20)) "$dir/input" > "$dir/q$i"; done
+header "Four files of 64 MiB:"
+row "ksum --sha3-256 (files at once)" "$ksum" --sha3-256 "$dir"/q1 "$dir"/q2 "$dir"/q3 "$dir"/q4
+row "ksum --sha3-256 --threads 1" "$ksum" --sha3-256 --threads 1 "$dir"/q1 "$dir"/q2 "$dir"/q3 "$dir"/q4
+row "openssl dgst -sha3-256" openssl dgst -sha3-256 "$dir"/q1 "$dir"/q2 "$dir"/q3 "$dir"/q4
+
+mkdir "$dir/small"
+for i in $(seq 10000); do head -c 4096 "$dir/input" > "$dir/small/$i"; done
+header "Many small files: 10,000 files of 4 KiB:"
 ( cd "$dir/small"
-  row "ksum --sha3-256" "$ksum" --sha3-256 $(cat ../list)
-  row "sha256sum" sha256sum $(cat ../list)
-  row "openssl dgst -sha3-256" openssl dgst -sha3-256 $(cat ../list) )
+  files=$(ls)
+  # shellcheck disable=SC2086
+  row "ksum --sha3-256" "$ksum" --sha3-256 $files
+  # shellcheck disable=SC2086
+  row "sha256sum" sha256sum $files
+  # shellcheck disable=SC2086
+  row "openssl dgst -sha3-256" openssl dgst -sha3-256 $files )
+
+echo
+echo "Start-up: one run on /dev/null (mean of 200, milliseconds):"
+echo
+echo "| command | ms |"
+echo "|---|---|"
+for cmd in "$ksum --sha3-256 /dev/null" "openssl dgst -sha3-256 /dev/null"; do
+  start=$(date +%s%N)
+  for _ in $(seq 200); do $cmd > /dev/null; done
+  end=$(date +%s%N)
+  echo "| ${cmd/#$ksum/ksum} | $(( (end - start) / 200000 )).$(( (end - start) / 20000 % 10 )) |"
+done

@@ -141,6 +141,23 @@ static void test_encoders(void)
           "length_encode(2^64-1)");
 }
 
+/* The leaf counter is 64-bit: it passes 2^32 without wrapping, and the
+ * tree modes encode it whole (the encoders are tested above). */
+static void test_leaf_counter(void)
+{
+    tree_leaves t;
+    sponge final;
+    uint8_t in[64] = {0};
+
+    sponge_init(&final, keccak_backend_active(), 168, 12, 0x06);
+    tree_leaves_init(&t, 1, 168, 12, 0x0B, 32);
+    t.count = UINT32_MAX - 3;
+    tree_leaves_update(&t, &final, in, 9);   /* two groups of four, one more */
+    tree_leaves_finish(&t, &final);
+    CHECK(t.count == (uint64_t)UINT32_MAX + 6, "leaf counter at 2^32: %llu",
+          (unsigned long long)t.count);
+}
+
 int main(void)
 {
     for (int i = 0; keccak_backend_names[i] != NULL; i++) {
@@ -157,5 +174,6 @@ int main(void)
     printf("active backend: %s\n", keccak_backend_active()->name);
     test_squeeze_pieces();
     test_encoders();
+    test_leaf_counter();
     return test_summary("test_core");
 }
