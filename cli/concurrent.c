@@ -78,7 +78,8 @@ static int print_in_order(const options *o, pool *p, size_t size)
             report_error(p->files[i], r.err);
             ok = 0;
         } else {
-            print_sum_line(o, o->alg, p->files[i], r.sum, size);
+            sum_source src = {r.sum, size, NULL};
+            print_sum_line(o, o->alg, p->files[i], &src);
         }
         free(r.sum);
         pthread_mutex_lock(&p->mu);

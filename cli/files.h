@@ -28,7 +28,8 @@ void input_free(input *in);
 #define KSUM_ECHANGED (-2)  /* size or mtime changed while reading */
 #define KSUM_ENOTREG (-3)   /* not a regular file, with regular_only */
 
-/* Hashes the file at path ("-" is standard input) into sum.  Returns 0, or
+/* Hashes the file at path ("-" is standard input) into sum, or with sum
+ * NULL leaves the output to hasher_squeeze.  Returns 0, or
  * the errno value or KSUM_E* code that stopped it.  A regular file whose
  * size or modification time changes while it is read is an error: the sum
  * would belong to no version of the file. */

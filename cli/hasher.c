@@ -53,13 +53,18 @@ static int fetch_failed(const algorithm *alg)
     return 0;
 }
 
+size_t hasher_output_size(const algorithm *alg, const options *o)
+{
+    return (alg->takes & TAKES_SIZE) && o->size ? o->size : alg->default_size;
+}
+
 int hasher_open(hasher *h, OSSL_LIB_CTX *lib, const algorithm *alg,
                 const options *o)
 {
     memset(h, 0, sizeof *h);
     h->alg = alg;
     h->opts = o;
-    h->size = (alg->takes & TAKES_SIZE) && o->size ? o->size : alg->default_size;
+    h->size = hasher_output_size(alg, o);
     h->block_size = o->block_size ? o->block_size : 8192;
     h->domain = o->domain ? o->domain : 0x1F;
     h->xof = o->xof;
@@ -107,4 +112,14 @@ int hasher_end(hasher *h, uint8_t *out)
     if (h->alg->takes & TAKES_SIZE)
         return EVP_DigestFinalXOF(h->md_ctx, out, h->size);
     return EVP_DigestFinal_ex(h->md_ctx, out, &n);
+}
+
+int hasher_squeeze(hasher *h, uint8_t *out, size_t len)
+{
+    OSSL_PARAM p[] = {OSSL_PARAM_construct_octet_string(KSUM_PARAM_SQUEEZE, out, len),
+                      OSSL_PARAM_END};
+
+    if (h->mac)
+        return EVP_MAC_CTX_get_params(h->mac_ctx, p);
+    return EVP_MD_CTX_get_params(h->md_ctx, p);
 }

@@ -23,6 +23,14 @@ typedef struct hasher {
     const options *opts;
 } hasher;
 
+/* Outputs longer than this are squeezed and printed piece by piece
+ * (KSUM_PARAM_SQUEEZE), never held in memory whole. */
+#define HASHER_STREAM_MIN ((size_t)1 << 20)
+
+/* The output bytes of alg under the options (-n or the default). */
+size_t hasher_output_size(const algorithm *alg, const options *o);
+#define hasher_streams(h) ((h)->size > HASHER_STREAM_MIN)
+
 /* Fetches the algorithm; prints an error and returns 0 on failure. */
 int hasher_open(hasher *h, OSSL_LIB_CTX *lib, const algorithm *alg,
                 const options *o);
@@ -33,5 +41,7 @@ void hasher_close(hasher *h);
 int hasher_begin(hasher *h);
 int hasher_update(hasher *h, const uint8_t *in, size_t len);
 int hasher_end(hasher *h, uint8_t *out);
+/* Instead of hasher_end: the next len bytes of output, any number of times. */
+int hasher_squeeze(hasher *h, uint8_t *out, size_t len);
 
 #endif

@@ -49,7 +49,7 @@ static int hash_files_in_turn(const options *o, OSSL_LIB_CTX *lib,
 
     if (!hasher_open(&h, lib, o->alg, o))
         return 0;
-    sum = malloc(h.size);
+    sum = malloc(hasher_streams(&h) ? 1 : h.size);
     if (!input_init(&in, threads > 1) || sum == NULL) {
         fprintf(stderr, "ksum: out of memory\n");
         input_free(&in);
@@ -59,12 +59,13 @@ static int hash_files_in_turn(const options *o, OSSL_LIB_CTX *lib,
     }
     /* A file that cannot be read does not stop the others. */
     for (char **f = o->files; *f != NULL; f++) {
-        int err = hash_path(&h, *f, &in, sum);
+        sum_source src = {sum, h.size, hasher_streams(&h) ? &h : NULL};
+        int err = hash_path(&h, *f, &in, src.h ? NULL : sum);
+        if (err == 0 && !print_sum_line(o, o->alg, *f, &src))
+            err = KSUM_EHASH;
         if (err != 0) {
             report_error(*f, err);
             ok = 0;
-        } else {
-            print_sum_line(o, o->alg, *f, sum, h.size);
         }
     }
     input_free(&in);
@@ -87,7 +88,10 @@ static int hash_files(const options *o, OSSL_LIB_CTX *lib)
     unsigned threads = o->threads ? o->threads : cpu_count();
     int several = o->files[0] != NULL && o->files[1] != NULL;
 
-    if (threads > 1 && several && !(o->alg->takes & TREE)) {
+    /* Files at once for the sequential algorithms, unless their outputs are
+     * long enough to be streamed. */
+    if (threads > 1 && several && !(o->alg->takes & TREE) &&
+        hasher_output_size(o->alg, o) <= HASHER_STREAM_MIN) {
         int ok = hash_files_concurrently(o, lib, threads);
         if (ok >= 0)
             return ok;

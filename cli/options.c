@@ -13,7 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAX_OUTPUT_SIZE ((size_t)1 << 30) /* -n: 1 GiB, printed as 2 GiB of hex */
+/* -n: 2^48 bytes; outputs over 1 MiB are streamed, not held in memory */
+#define MAX_OUTPUT_SIZE ((size_t)1 << 48)
 #define MAX_KEY_FILE ((off_t)1 << 20)
 
 enum {

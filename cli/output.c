@@ -54,10 +54,28 @@ void print_hex(FILE *f, const uint8_t *buf, size_t len)
     fwrite(chunk, 1, n, f);
 }
 
-void print_sum_line(const options *o, const algorithm *alg, const char *name,
-                    const uint8_t *sum, size_t len)
+static int print_sum(const sum_source *sum)
 {
-    int escape = !o->zero && name_needs_escape(name);
+    uint8_t chunk[16384];
+
+    if (sum->h == NULL) {
+        print_hex(stdout, sum->buf, sum->len);
+        return 1;
+    }
+    for (size_t done = 0; done < sum->len;) {
+        size_t take = sum->len - done < sizeof chunk ? sum->len - done : sizeof chunk;
+        if (!hasher_squeeze(sum->h, chunk, take))
+            return 0;
+        print_hex(stdout, chunk, take);
+        done += take;
+    }
+    return 1;
+}
+
+int print_sum_line(const options *o, const algorithm *alg, const char *name,
+                   const sum_source *sum)
+{
+    int escape = !o->zero && name_needs_escape(name), ok;
 
     if (escape)
         putchar('\\');
@@ -65,11 +83,12 @@ void print_sum_line(const options *o, const algorithm *alg, const char *name,
         printf("%s (", alg->name);
         print_name(stdout, name, escape);
         fputs(") = ", stdout);
-        print_hex(stdout, sum, len);
+        ok = print_sum(sum);
     } else {
-        print_hex(stdout, sum, len);
+        ok = print_sum(sum);
         fputs(o->binary ? " *" : "  ", stdout);
         print_name(stdout, name, escape);
     }
     putchar(o->zero ? '\0' : '\n');
+    return ok;
 }

@@ -49,6 +49,14 @@ extern "C" {
  * not depend on it: it exists to test and compare the backends. */
 #define KSUM_PARAM_BACKEND "backend"
 
+/* Squeezing (octet string, get only; digests and KMAC): EVP_MD_CTX_get_params
+ * or EVP_MAC_CTX_get_params with this parameter fills its buffer with the
+ * next bytes of output, so that outputs of any length can be streamed with
+ * OpenSSL 3.0, which has no EVP_DigestSqueeze.  The first squeeze closes
+ * the input as final would (with the output length set for ParallelHash
+ * and KMAC, whose value depends on it); no update or final may follow. */
+#define KSUM_PARAM_SQUEEZE "squeeze"
+
 /* KMAC (EVP_MAC) takes OpenSSL's KMAC parameters: "key" (octet string, any
  * length including 0), "custom", "size" (output bytes, default 32 for
  * KMAC128 and 64 for KMAC256, as OpenSSL's) and "xof". */

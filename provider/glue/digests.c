@@ -23,7 +23,7 @@ typedef struct digest_alg {
     const kangaroo_params *tree; /* KANGAROO only */
 } digest_alg;
 
-enum phase { FRESH, ABSORBING, FINISHED };
+enum phase { FRESH, ABSORBING, SQUEEZING, FINISHED };
 
 typedef struct digest_ctx {
     const digest_alg *alg;
@@ -161,7 +161,7 @@ static int digest_update(void *vctx, const unsigned char *in, size_t len)
 {
     digest_ctx *c = vctx;
 
-    if (c->phase == FINISHED) {
+    if (c->phase >= SQUEEZING) {
         KSUM_RAISE(c->prov, KSUM_R_ALREADY_FINISHED, "update after final");
         return 0;
     }
@@ -180,19 +180,30 @@ static int digest_update(void *vctx, const unsigned char *in, size_t len)
     return 1;
 }
 
-/* Closes the input and returns the sponge the output comes from. */
-static sponge *finish(digest_ctx *c)
+/* The sponge the output is squeezed from. */
+static sponge *output_sponge(digest_ctx *c)
 {
     switch (c->alg->kind) {
     case PARALLELHASH:
-        parallelhash_finish(&c->u.ph, c->outlen, c->xof_mode);
         return &c->u.ph.final;
     case KANGAROO:
-        kangaroo_finish(&c->u.kt, c->custom, c->custom_len);
         return &c->u.kt.final;
     default:
         return &c->u.sp;
     }
+}
+
+/* Closes the input: from here on, output is squeezed. */
+static sponge *finish(digest_ctx *c)
+{
+    if (c->phase == FRESH)
+        start(c);
+    if (c->alg->kind == PARALLELHASH)
+        parallelhash_finish(&c->u.ph, c->outlen, c->xof_mode);
+    else if (c->alg->kind == KANGAROO)
+        kangaroo_finish(&c->u.kt, c->custom, c->custom_len);
+    c->phase = SQUEEZING;
+    return output_sponge(c);
 }
 
 static int digest_final(void *vctx, unsigned char *out, size_t *outl,
@@ -200,7 +211,7 @@ static int digest_final(void *vctx, unsigned char *out, size_t *outl,
 {
     digest_ctx *c = vctx;
 
-    if (c->phase == FINISHED) {
+    if (c->phase >= SQUEEZING) {
         KSUM_RAISE(c->prov, KSUM_R_ALREADY_FINISHED, "final called twice");
         return 0;
     }
@@ -209,8 +220,6 @@ static int digest_final(void *vctx, unsigned char *out, size_t *outl,
                    "need %zu bytes, have %zu", c->outlen, outsz);
         return 0;
     }
-    if (c->phase == FRESH)
-        start(c);
     sponge_squeeze(finish(c), out, c->outlen);
     c->phase = FINISHED;
     *outl = c->outlen;
@@ -247,7 +256,7 @@ static int set_outlen(digest_ctx *c, const OSSL_PARAM params[])
         const OSSL_PARAM *p = OSSL_PARAM_locate_const(params, keys[i]);
         if (p == NULL)
             continue;
-        if (c->phase == FINISHED)
+        if (c->phase >= SQUEEZING)
             return set_before_data(c, p);
         if (!get_size_param(c, p, &c->outlen))
             return 0;
@@ -300,7 +309,7 @@ static int set_xof_mode(digest_ctx *c, const OSSL_PARAM params[])
 
     if (p == NULL)
         return 1;
-    if (c->phase == FINISHED)
+    if (c->phase >= SQUEEZING)
         return set_before_data(c, p);
     if (!OSSL_PARAM_get_int(p, &v) || (v != 0 && v != 1)) {
         KSUM_RAISE(c->prov, KSUM_R_BAD_PARAM_TYPE, "'xof' must be 0 or 1");
@@ -386,10 +395,31 @@ static int digest_set_ctx_params(void *vctx, const OSSL_PARAM params[])
     return 1;
 }
 
+/* The next p->data_size bytes of output into p's buffer. */
+static int squeeze_param(digest_ctx *c, OSSL_PARAM *p)
+{
+    if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data == NULL) {
+        KSUM_RAISE(c->prov, KSUM_R_BAD_PARAM_TYPE, "'squeeze' needs an octet buffer");
+        return 0;
+    }
+    if (c->phase == FINISHED) {
+        KSUM_RAISE(c->prov, KSUM_R_ALREADY_FINISHED, "squeeze after final");
+        return 0;
+    }
+    sponge_squeeze(c->phase == SQUEEZING ? output_sponge(c) : finish(c), p->data,
+                   p->data_size);
+    p->return_size = p->data_size;
+    return 1;
+}
+
 static int digest_get_ctx_params(void *vctx, OSSL_PARAM params[])
 {
     digest_ctx *c = vctx;
     OSSL_PARAM *p;
+
+    p = OSSL_PARAM_locate(params, KSUM_PARAM_SQUEEZE);
+    if (p != NULL && !squeeze_param(c, p))
+        return 0;
 
     p = OSSL_PARAM_locate(params, OSSL_DIGEST_PARAM_XOFLEN);
     if (p != NULL && !OSSL_PARAM_set_size_t(p, c->outlen))
@@ -443,6 +473,9 @@ static const OSSL_PARAM *digest_gettable_params(void *provctx)
     OSSL_PARAM_size_t(OSSL_DIGEST_PARAM_SIZE, NULL)
 
 static const OSSL_PARAM no_params[] = {BACKEND_PARAM, OSSL_PARAM_END};
+static const OSSL_PARAM readable_params[] = {
+    OUTLEN_PARAMS, OSSL_PARAM_octet_string(KSUM_PARAM_SQUEEZE, NULL, 0),
+    OSSL_PARAM_END};
 static const OSSL_PARAM xof_params[] = {OUTLEN_PARAMS, OSSL_PARAM_END};
 static const OSSL_PARAM turboshake_params[] = {
     OUTLEN_PARAMS, OSSL_PARAM_uint(KSUM_PARAM_DOMAIN, NULL), OSSL_PARAM_END};
@@ -479,7 +512,8 @@ static const OSSL_PARAM *settable_for(const digest_alg *alg)
 
 static const OSSL_PARAM *gettable_for(const digest_alg *alg)
 {
-    return is_xof(alg) ? xof_params : no_params;
+    (void)alg;
+    return readable_params;
 }
 
 /* ---- one dispatch table per algorithm ---- */

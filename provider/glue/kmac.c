@@ -10,7 +10,7 @@
 #include "../modes/sp800_185.h"
 #include "prov.h"
 
-enum phase { FRESH, ABSORBING, FINISHED };
+enum phase { FRESH, ABSORBING, SQUEEZING, FINISHED };
 
 typedef struct mac_ctx {
     const ksum_provctx *prov;
@@ -139,7 +139,7 @@ static int ready(mac_ctx *c)
         KSUM_RAISE(c->prov, KSUM_R_NOT_INITIALIZED, "KMAC needs init first");
         return 0;
     }
-    if (c->phase == FINISHED) {
+    if (c->phase >= SQUEEZING) {
         KSUM_RAISE(c->prov, KSUM_R_ALREADY_FINISHED, "KMAC already finished");
         return 0;
     }
@@ -180,10 +180,32 @@ static int mac_final(void *vctx, unsigned char *out, size_t *outl,
     return 1;
 }
 
+/* The next p->data_size bytes of output; see KSUM_PARAM_SQUEEZE. */
+static int squeeze_param(mac_ctx *c, OSSL_PARAM *p)
+{
+    if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data == NULL) {
+        KSUM_RAISE(c->prov, KSUM_R_BAD_PARAM_TYPE, "'squeeze' needs an octet buffer");
+        return 0;
+    }
+    if (c->phase != SQUEEZING) {
+        if (!ready(c))
+            return 0;
+        kmac_finish(&c->sp, c->outlen, c->xof);
+        c->phase = SQUEEZING;
+    }
+    sponge_squeeze(&c->sp, p->data, p->data_size);
+    p->return_size = p->data_size;
+    return 1;
+}
+
 static int mac_get_ctx_params(void *vctx, OSSL_PARAM params[])
 {
     mac_ctx *c = vctx;
     OSSL_PARAM *p;
+
+    p = OSSL_PARAM_locate(params, KSUM_PARAM_SQUEEZE);
+    if (p != NULL && !squeeze_param(c, p))
+        return 0;
 
     p = OSSL_PARAM_locate(params, OSSL_MAC_PARAM_SIZE);
     if (p != NULL && !OSSL_PARAM_set_size_t(p, c->outlen))
@@ -207,6 +229,7 @@ static const OSSL_PARAM settable[] = {
 };
 
 static const OSSL_PARAM gettable[] = {
+    OSSL_PARAM_octet_string(KSUM_PARAM_SQUEEZE, NULL, 0),
     OSSL_PARAM_size_t(OSSL_MAC_PARAM_SIZE, NULL),
     OSSL_PARAM_size_t(OSSL_MAC_PARAM_BLOCK_SIZE, NULL),
     OSSL_PARAM_utf8_string(KSUM_PARAM_BACKEND, NULL, 0),

@@ -236,6 +236,74 @@ static void test_long_output(void)
     free(b);
 }
 
+/* Squeezing through the "squeeze" parameter, in pieces, gives the output
+ * of one final of the whole length; nothing may be absorbed after it. */
+static int squeeze_pieces(EVP_MD_CTX *ctx, uint8_t *out, size_t n)
+{
+    for (size_t done = 0; done < n;) {
+        size_t take = 1 + test_random_u64() % 3000;
+        take = take < n - done ? take : n - done;
+        OSSL_PARAM p[] = {OSSL_PARAM_construct_octet_string(KSUM_PARAM_SQUEEZE,
+                                                            out + done, take),
+                          OSSL_PARAM_construct_end()};
+        if (!EVP_MD_CTX_get_params(ctx, p))
+            return 0;
+        done += take;
+    }
+    return 1;
+}
+
+static void test_squeeze_param(void)
+{
+    const size_t n = 100000;
+    uint8_t *one = malloc(n), *pieces = malloc(n), in[5000];
+
+    test_random(in, sizeof in);
+    for (int i = 0; all_digests[i] != NULL; i++) {
+        EVP_MD *md = EVP_MD_fetch(lib, all_digests[i], OURS);
+        EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+        size_t outlen = is_xof(all_digests[i]) ? n : (size_t)EVP_MD_get_size(md);
+        OSSL_PARAM len[] = {OSSL_PARAM_construct_size_t(OSSL_DIGEST_PARAM_XOFLEN, &outlen),
+                            OSSL_PARAM_construct_end()};
+        int ok = digest_split(all_digests[i], OURS, len, in, sizeof in, one, outlen, 0) &&
+                 EVP_DigestInit_ex2(ctx, md, len) &&
+                 EVP_DigestUpdate(ctx, in, sizeof in) && squeeze_pieces(ctx, pieces, outlen);
+        CHECK(ok && memcmp(one, pieces, outlen) == 0, "%s squeezed in pieces",
+              all_digests[i]);
+        CHECK(!EVP_DigestUpdate(ctx, in, 1) && !EVP_DigestFinalXOF(ctx, one, outlen),
+              "%s accepted data or final after squeezing", all_digests[i]);
+        ERR_clear_error();
+        EVP_MD_CTX_free(ctx);
+        EVP_MD_free(md);
+    }
+    /* KMAC, through EVP_MAC_CTX_get_params */
+    for (int xof = 0; xof < 2; xof++) {
+        uint8_t a[3000], b[3000];
+        CHECK(kmac("KMAC256", OURS, (const uint8_t *)"key!", 4, "c", xof, in, 100, a,
+                   sizeof a, 0), "KMAC256 final");
+        EVP_MAC *mac = EVP_MAC_fetch(lib, "KMAC256", OURS);
+        EVP_MAC_CTX *ctx = EVP_MAC_CTX_new(mac);
+        size_t size = sizeof b;
+        OSSL_PARAM set[] = {OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &size),
+                            OSSL_PARAM_construct_int(OSSL_MAC_PARAM_XOF, &xof),
+                            OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_CUSTOM, "c", 1),
+                            OSSL_PARAM_construct_end()};
+        int ok = EVP_MAC_init(ctx, (const uint8_t *)"key!", 4, set) &&
+                 EVP_MAC_update(ctx, in, 100);
+        for (size_t done = 0; ok && done < sizeof b; done += 1000) {
+            OSSL_PARAM p[] = {OSSL_PARAM_construct_octet_string(KSUM_PARAM_SQUEEZE,
+                                                                b + done, 1000),
+                              OSSL_PARAM_construct_end()};
+            ok = EVP_MAC_CTX_get_params(ctx, p);
+        }
+        CHECK(ok && memcmp(a, b, sizeof a) == 0, "KMAC256 squeezed in pieces, xof %d", xof);
+        EVP_MAC_CTX_free(ctx);
+        EVP_MAC_free(mac);
+    }
+    free(one);
+    free(pieces);
+}
+
 static void test_names_and_flags(void)
 {
     static const char *const aliases[] = {"kangarootwelve", "k12", "Kt128", "kt256",
@@ -487,6 +555,7 @@ int main(void)
     test_splits_and_dup();
     test_long_output();
     test_names_and_flags();
+    test_squeeze_param();
     test_bad_params();
     test_threads();
     test_thread_counts();
