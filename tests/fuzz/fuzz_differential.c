@@ -14,19 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ksumprov.h"
+#include "fuzz_common.h"
 
 static OSSL_LIB_CTX *lib;
 
-static const char *const algs[] = {
-    "SHA3-224", "SHA3-256", "SHA3-384", "SHA3-512", "SHAKE128", "SHAKE256",
-    "RAWSHAKE128", "RAWSHAKE256", "KECCAK-224", "KECCAK-256", "KECCAK-384",
-    "KECCAK-512", "CSHAKE128", "CSHAKE256", "PARALLELHASH128",
-    "PARALLELHASH256", "KANGAROOTWELVE", "KT256", "MARSUPILAMIFOURTEEN",
-    "TURBOSHAKE128", "TURBOSHAKE256", "KMAC128", "KMAC256"};
-#define NALGS (sizeof algs / sizeof algs[0])
-#define NORACLE 6   /* the first six digests exist in the default provider */
-#define FIRST_MAC 21
 
 typedef struct job {
     const char *alg, *props, *backend;
@@ -97,11 +88,7 @@ static void compare(const job *a, const job *b, const uint8_t *want, size_t n)
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc, (void)argv;
-    lib = OSSL_LIB_CTX_new();
-    OSSL_PROVIDER_add_builtin(lib, KSUMPROV_NAME, ksumprov_init);
-    if (OSSL_PROVIDER_load(lib, KSUMPROV_NAME) == NULL ||
-        OSSL_PROVIDER_load(lib, "default") == NULL)
-        abort();
+    lib = fuzz_libctx(1);
     return 0;
 }
 
@@ -113,7 +100,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     if (size < 4)
         return 0;
-    j.alg = algs[data[0] % NALGS];
+    j.alg = fuzz_algs[data[0] % NALGS];
     j.outlen = 1 + data[1] % 255;
     j.step = data[2] % 5 == 0 ? 0 : 1 + data[2] * 37;
     j.block = 1 + data[3] * 13;

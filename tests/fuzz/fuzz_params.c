@@ -11,18 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ksumprov.h"
+#include "fuzz_common.h"
 
 static OSSL_LIB_CTX *lib;
 
-static const char *const algs[] = {
-    "SHA3-224", "SHA3-256", "SHA3-384", "SHA3-512", "SHAKE128", "SHAKE256",
-    "RAWSHAKE128", "RAWSHAKE256", "KECCAK-224", "KECCAK-256", "KECCAK-384",
-    "KECCAK-512", "CSHAKE128", "CSHAKE256", "PARALLELHASH128",
-    "PARALLELHASH256", "KANGAROOTWELVE", "KT256", "MARSUPILAMIFOURTEEN",
-    "TURBOSHAKE128", "TURBOSHAKE256", "KMAC128", "KMAC256"};
-#define NALGS (sizeof algs / sizeof algs[0])
-#define FIRST_MAC 21
 
 static const char *const keys[] = {
     "xoflen", "size", "custom", "function-name", "block-size", "xof",
@@ -186,10 +178,7 @@ static void run_mac(const char *name, reader *r)
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc, (void)argv;
-    lib = OSSL_LIB_CTX_new();
-    OSSL_PROVIDER_add_builtin(lib, KSUMPROV_NAME, ksumprov_init);
-    if (OSSL_PROVIDER_load(lib, KSUMPROV_NAME) == NULL)
-        abort();
+    lib = fuzz_libctx(0);
     return 0;
 }
 
@@ -199,9 +188,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t alg = byte(&r) % NALGS;
 
     if (alg >= FIRST_MAC)
-        run_mac(algs[alg], &r);
+        run_mac(fuzz_algs[alg], &r);
     else
-        run_digest(algs[alg], &r);
+        run_digest(fuzz_algs[alg], &r);
     ERR_clear_error();
     return 0;
 }
