@@ -18,7 +18,8 @@ static OSSL_LIB_CTX *lib;
 
 static const char *const keys[] = {
     "xoflen", "size", "custom", "function-name", "block-size", "xof",
-    "domain", "threads", "backend", "key", "blocksize", "no-such-key"};
+    "domain", "threads", "backend", "key", "blocksize", "no-such-key",
+    "squeeze"};
 
 typedef struct reader {
     const uint8_t *p;
@@ -114,7 +115,11 @@ static void run_digest(const char *name, reader *r)
             EVP_DigestInit_ex2(ctx, md, params);
             break;
         case 5:
-            params[0] = OSSL_PARAM_construct_size_t("xoflen", (size_t *)&num);
+            if (byte(r) % 2)
+                params[0] = OSSL_PARAM_construct_octet_string(
+                    KSUM_PARAM_SQUEEZE, out, number(r) % sizeof out);
+            else
+                params[0] = OSSL_PARAM_construct_size_t("xoflen", (size_t *)&num);
             EVP_MD_CTX_get_params(ctx, params);
             break;
         default:
@@ -167,7 +172,11 @@ static void run_mac(const char *name, reader *r)
             break;
         }
         default:
-            params[0] = OSSL_PARAM_construct_size_t("size", (size_t *)&num);
+            if (byte(r) % 2)
+                params[0] = OSSL_PARAM_construct_octet_string(
+                    KSUM_PARAM_SQUEEZE, out, number(r) % sizeof out);
+            else
+                params[0] = OSSL_PARAM_construct_size_t("size", (size_t *)&num);
             EVP_MAC_CTX_get_params(ctx, params);
         }
     }
