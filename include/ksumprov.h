@@ -39,8 +39,9 @@ extern "C" {
 
 /* Worker threads (unsigned int, default 0: every CPU the process may use;
  * 1: none): ParallelHash, KangarooTwelve, KT256, MarsupilamiFourteen hash
- * leaves on up to this many threads, created for an update call and joined
- * before it returns.  Any time; results do not depend on it. */
+ * leaves on up to this many threads.  A context starts its threads at its
+ * first large update, keeps them between updates and joins them when it is
+ * freed.  Any time; results do not depend on it. */
 #define KSUM_PARAM_THREADS "threads"
 
 /* Keccak backend of this context (UTF-8 string: "portable", "bmi2" or

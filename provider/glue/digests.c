@@ -36,6 +36,7 @@ typedef struct digest_ctx {
     int xof_mode;          /* ParallelHashXOF */
     uint8_t domain;        /* TurboSHAKE D */
     unsigned threads;      /* tree modes: 0 = all CPUs */
+    worker_pool *pool;     /* tree modes: helper threads, kept across inits */
     const keccak_backend *be;
     union {
         sponge sp;
@@ -88,7 +89,26 @@ static void digest_free(void *vctx)
         return;
     ksum_bytes_free(&c->custom, &c->custom_len);
     ksum_bytes_free(&c->fname, &c->fname_len);
+    worker_pool_free(c->pool);
     OPENSSL_clear_free(c, sizeof *c);
+}
+
+static tree_leaves *leaves_of(digest_ctx *c)
+{
+    return c->alg->kind == KANGAROO ? &c->u.kt.leaves : &c->u.ph.leaves;
+}
+
+/* Gives a started tree mode its threads.  The pool is made on first use and
+ * is never shared between contexts; without one the mode runs on the
+ * calling thread alone. */
+static void attach_workers(digest_ctx *c)
+{
+    if (c->phase != ABSORBING ||
+        (c->alg->kind != KANGAROO && c->alg->kind != PARALLELHASH))
+        return;
+    if (c->pool == NULL)
+        c->pool = worker_pool_new();
+    tree_leaves_set_workers(leaves_of(c), c->pool, c->threads);
 }
 
 static void *digest_dup(void *vctx)
@@ -99,10 +119,13 @@ static void *digest_dup(void *vctx)
     if (c == NULL)
         return NULL;
     *c = *src;
+    c->pool = NULL;
+    attach_workers(c);
     if (!ksum_bytes_dup(&c->custom, src->custom, src->custom_len) ||
         !ksum_bytes_dup(&c->fname, src->fname, src->fname_len)) {
         OPENSSL_free(c->custom);
         OPENSSL_free(c->fname);
+        worker_pool_free(c->pool);
         OPENSSL_free(c);
         return NULL;
     }
@@ -137,14 +160,13 @@ static void start(digest_ctx *c)
     case PARALLELHASH:
         parallelhash_init(&c->u.ph, c->be, a->bits, c->block_size, c->custom,
                           c->custom_len);
-        tree_leaves_set_threads(&c->u.ph.leaves, c->threads);
         break;
     case KANGAROO:
         kangaroo_init(&c->u.kt, c->be, a->tree);
-        tree_leaves_set_threads(&c->u.kt.leaves, c->threads);
         break;
     }
     c->phase = ABSORBING;
+    attach_workers(c);
 }
 
 static int digest_set_ctx_params(void *vctx, const OSSL_PARAM params[]);
@@ -361,10 +383,7 @@ static int set_threads(digest_ctx *c, const OSSL_PARAM params[])
         KSUM_RAISE(c->prov, KSUM_R_BAD_PARAM_TYPE, "'threads' must be an integer");
         return 0;
     }
-    if (c->phase == ABSORBING)
-        tree_leaves_set_threads(c->alg->kind == KANGAROO ? &c->u.kt.leaves
-                                                         : &c->u.ph.leaves,
-                                c->threads);
+    attach_workers(c);
     return 1;
 }
 

@@ -1,19 +1,29 @@
 /*
- * Running independent pieces of work on several threads.  Threads are
- * created for one call and joined before it returns: none exists between
- * calls, so nothing is started at load, nothing outlives a context, and a
- * fork() never inherits a half-used pool.
+ * Running independent pieces of work on several threads.  A context's
+ * worker_pool starts its threads the first time a call needs them (never at
+ * load) and keeps them, asleep, until the pool is freed, so an update does
+ * not pay for creating threads.  A child after fork() has none of its
+ * parent's threads: the pool notices (by its pid) and starts its own.
  */
 #ifndef KSUM_PARALLEL_H
 #define KSUM_PARALLEL_H
 
 #include <stddef.h>
 
-/* Runs fn(arg, begin, end) over all of [0, n), in ranges taken by up to
- * `threads` threads, the calling thread among them (it alone does the work
- * when no other thread can be created).  fn must not depend on which
- * thread runs which range. */
-void parallel_for(unsigned threads, size_t n,
+typedef struct worker_pool worker_pool;
+
+/* A pool without threads yet; NULL when out of memory. */
+worker_pool *worker_pool_new(void);
+/* Stops and joins the pool's threads; NULL is ignored. */
+void worker_pool_free(worker_pool *pool);
+
+/* Runs fn(arg, begin, end) over all of [0, n), in ranges of up to grain
+ * items taken by the calling thread and up to threads - 1 of the pool's
+ * threads (the caller alone when pool is NULL or no thread can be started).
+ * Small ranges keep the threads finishing together; each should still be
+ * worth an atomic add.  fn must not depend on which thread runs which
+ * range.  One call at a time per pool. */
+void parallel_for(worker_pool *pool, unsigned threads, size_t n, size_t grain,
                   void (*fn)(void *arg, size_t begin, size_t end), void *arg);
 
 /* The CPUs this process may run on (its affinity mask), at least 1. */

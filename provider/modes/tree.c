@@ -2,7 +2,6 @@
 
 #include <stdlib.h>
 
-#include "parallel.h"
 
 void tree_leaves_init(tree_leaves *t, size_t leaf_len, unsigned rate,
                       unsigned rounds, uint8_t domain, unsigned cv_len)
@@ -15,10 +14,12 @@ void tree_leaves_init(tree_leaves *t, size_t leaf_len, unsigned rate,
     t->domain = domain;
     t->cv_len = (uint8_t)cv_len;
     t->threads = 1;
+    t->pool = NULL;
 }
 
-void tree_leaves_set_threads(tree_leaves *t, unsigned threads)
+void tree_leaves_set_workers(tree_leaves *t, worker_pool *pool, unsigned threads)
 {
+    t->pool = pool;
     t->threads = threads ? threads : parallel_cpu_count();
 }
 
@@ -58,8 +59,8 @@ static void hash_group_range(void *arg, size_t begin, size_t end)
     }
 }
 
-/* Threads worth starting for this much work: each should get at least
- * TREE_BYTES_PER_THREAD, or starting it costs more than it saves. */
+/* Threads worth using for this much work: each should get at least
+ * TREE_BYTES_PER_THREAD, or handing it the work costs more than it saves. */
 static unsigned threads_for(const tree_leaves *t, size_t groups)
 {
     size_t bytes = groups * KECCAK_PAR * t->leaf_len;
@@ -71,8 +72,8 @@ static unsigned threads_for(const tree_leaves *t, size_t groups)
 
 /* groups * KECCAK_PAR whole leaves, straight from the caller's buffer, in
  * batches whose CVs are absorbed into final in leaf order: the result is
- * the same for any number of threads.  Batches are large so that threads
- * are started seldom; without memory for their CVs, small ones on the stack. */
+ * the same for any number of threads.  Batches are large so that the
+ * threads meet seldom; without memory for their CVs, small ones on the stack. */
 static void hash_groups(tree_leaves *t, sponge *final, const uint8_t *in,
                         size_t groups)
 {
@@ -81,12 +82,15 @@ static void hash_groups(tree_leaves *t, sponge *final, const uint8_t *in,
     uint8_t *heap = max_batch > TREE_SMALL_BATCH
                         ? malloc(max_batch * KECCAK_PAR * t->cv_len) : NULL;
     groups_job job = {t, final->be, in, heap ? heap : small};
+    size_t group_bytes = KECCAK_PAR * t->leaf_len;
+    size_t grain = group_bytes < TREE_GRAIN_BYTES ? TREE_GRAIN_BYTES / group_bytes : 1;
 
     if (heap == NULL && max_batch > TREE_SMALL_BATCH)
         max_batch = TREE_SMALL_BATCH;
     while (groups > 0) {
         size_t batch = groups < max_batch ? groups : max_batch;
-        parallel_for(threads_for(t, batch), batch, hash_group_range, &job);
+        parallel_for(t->pool, threads_for(t, batch), batch, grain, hash_group_range,
+                     &job);
         sponge_absorb(final, job.cvs, batch * KECCAK_PAR * t->cv_len);
         t->count += batch * KECCAK_PAR;
         job.in += batch * KECCAK_PAR * t->leaf_len;

@@ -9,6 +9,7 @@
 #define KSUM_TREE_H
 
 #include "../sponge/sponge.h"
+#include "parallel.h"
 
 #define TREE_MAX_CV 64
 /* Leaf groups hashed between two absorptions of their CVs: up to 32 MiB of
@@ -17,6 +18,8 @@
 #define TREE_BATCH_GROUPS 1024
 #define TREE_SMALL_BATCH 16
 #define TREE_BYTES_PER_THREAD ((size_t)256 << 10)
+/* Input per range the threads take: a few microseconds of work. */
+#define TREE_GRAIN_BYTES ((size_t)32 << 10)
 
 typedef struct tree_leaves {
     sponge leaf;          /* the leaf being filled, when fill > 0 */
@@ -26,6 +29,7 @@ typedef struct tree_leaves {
     uint16_t rate;
     uint8_t rounds, domain, cv_len;
     unsigned threads;     /* at most this many threads hash leaves; 1 by default */
+    worker_pool *pool;    /* their helpers (not owned); NULL: the caller only */
 } tree_leaves;
 
 void tree_leaves_init(tree_leaves *t, size_t leaf_len, unsigned rate,
@@ -33,9 +37,10 @@ void tree_leaves_init(tree_leaves *t, size_t leaf_len, unsigned rate,
 /* Absorbs the CV of every leaf that in completes into final. */
 void tree_leaves_update(tree_leaves *t, sponge *final, const uint8_t *in,
                         size_t len);
-/* Threads that may hash leaves; 0 means every CPU this process may use.
- * Results do not depend on it. */
-void tree_leaves_set_threads(tree_leaves *t, unsigned threads);
+/* Threads that may hash leaves, the caller's among them, with helpers from
+ * pool; 0 means every CPU this process may use.  Results do not depend on
+ * it. */
+void tree_leaves_set_workers(tree_leaves *t, worker_pool *pool, unsigned threads);
 /* A partly filled leaf becomes the last one. */
 void tree_leaves_finish(tree_leaves *t, sponge *final);
 

@@ -428,6 +428,41 @@ static void test_thread_counts(void)
     free(in);
 }
 
+/* A context keeps its helper threads across updates and inits; a copy
+ * gets its own.  Both continue and agree with one thread. */
+static void test_threads_kept_across_dup_and_init(void)
+{
+    static const char *const trees[] = {"KANGAROOTWELVE", "PARALLELHASH256"};
+    const size_t part = 3 << 20;
+    uint8_t *in = malloc(2 * part), want[32], a[32], b[32];
+
+    test_random(in, 2 * part);
+    for (int i = 0; i < 2; i++) {
+        unsigned one = 1, four = 4;
+        OSSL_PARAM p1[] = {OSSL_PARAM_construct_uint(KSUM_PARAM_THREADS, &one),
+                           OSSL_PARAM_construct_end()};
+        OSSL_PARAM p4[] = {OSSL_PARAM_construct_uint(KSUM_PARAM_THREADS, &four),
+                           OSSL_PARAM_construct_end()};
+        EVP_MD *md = EVP_MD_fetch(lib, trees[i], OURS);
+        EVP_MD_CTX *ctx = EVP_MD_CTX_new(), *copy = EVP_MD_CTX_new();
+        int ok = digest_split(trees[i], OURS, p1, in, 2 * part, want, 32, 0) &&
+                 EVP_DigestInit_ex2(ctx, md, p4) && EVP_DigestUpdate(ctx, in, part) &&
+                 EVP_MD_CTX_copy_ex(copy, ctx) &&
+                 EVP_DigestUpdate(ctx, in + part, part) &&
+                 EVP_DigestUpdate(copy, in + part, part) &&
+                 EVP_DigestFinalXOF(copy, b, 32) && EVP_DigestFinalXOF(ctx, a, 32);
+        CHECK(ok && memcmp(a, want, 32) == 0 && memcmp(b, want, 32) == 0,
+              "%s: 4 threads across dupctx differ from 1", trees[i]);
+        EVP_MD_CTX_free(copy);
+        ok = EVP_DigestInit_ex2(ctx, md, p4) && EVP_DigestUpdate(ctx, in, 2 * part) &&
+             EVP_DigestFinalXOF(ctx, a, 32);
+        CHECK(ok && memcmp(a, want, 32) == 0, "%s: reinit with kept threads", trees[i]);
+        EVP_MD_CTX_free(ctx);
+        EVP_MD_free(md);
+    }
+    free(in);
+}
+
 static size_t output_size(const char *name)
 {
     EVP_MD *md = EVP_MD_fetch(lib, name, OURS);
@@ -559,6 +594,7 @@ int main(void)
     test_bad_params();
     test_threads();
     test_thread_counts();
+    test_threads_kept_across_dup_and_init();
     test_backends_through_evp();
     test_libctx_free(lib);
     return test_summary("test_provider");
