@@ -13,12 +13,13 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 head -c $((size_mib << 20)) /dev/urandom > "$dir/input"
 
-# best of $runs: prints "real user sys"
+# best of $runs by wall time: prints "real user sys" in seconds, to the
+# millisecond (bash's own timer; /usr/bin/time rounds to 10 ms)
 best() {
   local best_line="" best_real=""
   for _ in $(seq "$runs"); do
     local line real
-    line=$( { /usr/bin/time -f "%e %U %S" "$@" > /dev/null; } 2>&1 | tail -1)
+    line=$( { TIMEFORMAT='%3R %3U %3S'; time "$@" > /dev/null 2>&1; } 2>&1 | tail -1)
     real=${line%% *}
     if [ -z "$best_real" ] || awk "BEGIN{exit !($real < $best_real)}"; then
       best_real=$real best_line=$line
@@ -55,15 +56,18 @@ for tool in sha256sum sha1sum md5sum b2sum b3sum; do
 done
 
 echo
-echo "Tree modes against the thread count (real seconds, best of $runs):"
+echo "Tree modes against the thread count (real seconds, best of $runs; speed-up over 1 thread):"
 echo
-printf '| threads |'; for alg in k12 kt256 m14 parallelhash128 parallelhash256; do printf ' %s |' "$alg"; done; echo
-printf '|---|'; for _ in 1 2 3 4 5; do printf -- '---|'; done; echo
+trees="k12 kt256 m14 parallelhash128 parallelhash256"
+declare -A one_thread
+printf '| threads |'; for alg in $trees; do printf ' %s |' "$alg"; done; echo
+printf '|---|'; for _ in $trees; do printf -- '---|'; done; echo
 for t in $(seq 1 "$cpus"); do
   printf '| %s |' "$t"
-  for alg in k12 kt256 m14 parallelhash128 parallelhash256; do
+  for alg in $trees; do
     read -r real _ _ < <(best "$ksum" "--$alg" --threads "$t" "$dir/input")
-    printf ' %s |' "$real"
+    [ "$t" = 1 ] && one_thread[$alg]=$real
+    printf ' %s (%sx) |' "$real" "$(awk "BEGIN{printf \"%.2f\", ${one_thread[$alg]} / $real}")"
   done
   echo
 done

@@ -9,8 +9,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* Big buffers on 2 MiB boundaries, offered to the kernel as huge pages: a
+ * few page faults instead of thousands, and fewer TLB misses in the copy
+ * out of the page cache and in the hashing. */
+static uint8_t *buffer_new(size_t size)
+{
+    void *p = NULL;
+
+    if (size < INPUT_ALIGN)
+        return malloc(size);
+    if (posix_memalign(&p, INPUT_ALIGN, size) != 0)
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    madvise(p, size, MADV_HUGEPAGE);  /* advice only: failure is harmless */
+#endif
+    return p;
+}
 
 int input_init(input *in, int read_ahead)
 {
@@ -18,7 +36,7 @@ int input_init(input *in, int read_ahead)
     in->regular_only = 0;
     in->size = read_ahead ? INPUT_SIZE_READ_AHEAD : INPUT_SIZE;
     for (int i = 0; i < INPUT_BUFFERS; i++)
-        in->buf[i] = i == 0 || read_ahead ? malloc(in->size) : NULL;
+        in->buf[i] = i == 0 || read_ahead ? buffer_new(in->size) : NULL;
     for (int i = 0; i < (read_ahead ? INPUT_BUFFERS : 1); i++)
         if (in->buf[i] == NULL)
             return 0;

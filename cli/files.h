@@ -19,6 +19,7 @@ typedef struct input {
 /* Big reads, so that tree modes see many whole chunks per update. */
 #define INPUT_SIZE ((size_t)1 << 20)
 #define INPUT_SIZE_READ_AHEAD ((size_t)4 << 20)
+#define INPUT_ALIGN ((size_t)2 << 20)
 
 int input_init(input *in, int read_ahead);
 void input_free(input *in);
