@@ -157,12 +157,14 @@ static int pool_after_fork(worker_pool *pool)
 {
     if (pool->owner == getpid())
         return 1;
+    if (!pool_sync_init(pool))
+        return 0;           /* tried again on the next call */
     pool->started = 0;
     pool->job = NULL;
     pool->seats = pool->helping = 0;
     atomic_store(&pool->generation, 0);
     pool->owner = getpid();
-    return pool_sync_init(pool);
+    return 1;
 }
 
 /* Starts threads until `helpers` run.  They block every signal, so that
