@@ -78,7 +78,8 @@ int ksum_param_get_backend(const ksum_provctx *prov, const OSSL_PARAM *p,
 
 void ksum_bytes_free(uint8_t **buf, size_t *len)
 {
-    OPENSSL_clear_free(*buf, *len);
+    if (*buf != NULL)   /* the usual case costs no call into libcrypto */
+        OPENSSL_clear_free(*buf, *len);
     *buf = NULL;
     *len = 0;
 }
