@@ -12,6 +12,7 @@ cpus=$(nproc)
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 head -c $((size_mib << 20)) /dev/urandom > "$dir/input"
+sync  # write-back of fresh inputs would otherwise compete with the timed runs
 
 # best of $runs by wall time: prints "real user sys" in seconds, to the
 # millisecond (bash's own timer; /usr/bin/time rounds to 10 ms)
@@ -73,6 +74,7 @@ for t in $(seq 1 "$cpus"); do
 done
 
 for i in 1 2 3 4; do head -c $((64 << 20)) "$dir/input" > "$dir/q$i"; done
+sync
 header "Four files of 64 MiB:"
 row "ksum --sha3-256 (files at once)" "$ksum" --sha3-256 "$dir"/q1 "$dir"/q2 "$dir"/q3 "$dir"/q4
 row "ksum --sha3-256 --threads 1" "$ksum" --sha3-256 --threads 1 "$dir"/q1 "$dir"/q2 "$dir"/q3 "$dir"/q4
@@ -80,6 +82,7 @@ row "openssl dgst -sha3-256" openssl dgst -sha3-256 "$dir"/q1 "$dir"/q2 "$dir"/q
 
 mkdir "$dir/small"
 for i in $(seq 10000); do head -c 4096 "$dir/input" > "$dir/small/$i"; done
+sync
 header "Many small files: 10,000 files of 4 KiB:"
 ( cd "$dir/small"
   files=$(ls)
