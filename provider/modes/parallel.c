@@ -10,9 +10,6 @@
 #include <unistd.h>
 
 #define MAX_WORKERS 255
-#ifndef SPIN_CHECKS
-#define SPIN_CHECKS 2000
-#endif
 
 /* The threads take small ranges from a shared counter rather than one
  * fixed share each, so a thread slowed by another process (or by ksum's
@@ -31,7 +28,7 @@ struct worker_pool {
     pthread_t ids[MAX_WORKERS];
     unsigned started;         /* threads running */
     pid_t owner;              /* the process whose threads those are */
-    atomic_uint_fast64_t generation; /* jobs posted so far */
+    uint64_t generation;      /* jobs posted so far */
     shared_work *job;         /* NULL once the caller has closed it */
     unsigned seats;           /* helpers the open job may still take */
     unsigned helping;         /* helpers inside the job */
@@ -48,25 +45,6 @@ static void take_ranges(shared_work *w)
     }
 }
 
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#endif
-}
-
-/* A caller hashing a stream posts its next job a few microseconds after
- * the last one ended, sooner than a sleeping thread can be woken: a helper
- * first watches for it a little while. */
-static void spin_for_job(worker_pool *pool, uint64_t seen)
-{
-    for (int i = 0; i < SPIN_CHECKS; i++) {
-        if (atomic_load_explicit(&pool->generation, memory_order_relaxed) != seen)
-            return;
-        cpu_relax();
-    }
-}
-
 static void *worker(void *arg)
 {
     worker_pool *pool = arg;
@@ -75,11 +53,6 @@ static void *worker(void *arg)
     pthread_mutex_lock(&pool->mu);
     for (;;) {
         shared_work *job;
-        if (!pool->quit && pool->generation == seen) {
-            pthread_mutex_unlock(&pool->mu);
-            spin_for_job(pool, seen);
-            pthread_mutex_lock(&pool->mu);
-        }
         while (!pool->quit && pool->generation == seen)
             pthread_cond_wait(&pool->wake, &pool->mu);
         if (pool->quit)
@@ -162,7 +135,7 @@ static int pool_after_fork(worker_pool *pool)
     pool->started = 0;
     pool->job = NULL;
     pool->seats = pool->helping = 0;
-    atomic_store(&pool->generation, 0);
+    pool->generation = 0;
     pool->owner = getpid();
     return 1;
 }
