@@ -41,7 +41,8 @@ extern "C" {
  * 1: none): ParallelHash, KangarooTwelve, KT256, MarsupilamiFourteen hash
  * leaves on up to this many threads.  A context starts its threads at its
  * first large update, keeps them between updates and joins them when it is
- * freed.  Any time; results do not depend on it. */
+ * freed, so live contexts hold their threads.  Any time; results do not
+ * depend on it. */
 #define KSUM_PARAM_THREADS "threads"
 
 /* Keccak backend of this context (UTF-8 string: "portable", "bmi2" or
