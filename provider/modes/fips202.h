@@ -13,7 +13,7 @@
 
 /* SHA3-d: d = 224, 256, 384, 512; capacity 2d. */
 static inline void sha3_init(sponge *sp, const keccak_backend *be,
-                               unsigned d)
+                             unsigned d)
 {
     sponge_init(sp, be, KECCAK_RATE(2 * d), 24, 0x06);
 }
@@ -27,20 +27,21 @@ static inline void keccak_init(sponge *sp, const keccak_backend *be,
 
 /* SHAKE128 and SHAKE256: strength 128 or 256, capacity twice that. */
 static inline void shake_init(sponge *sp, const keccak_backend *be,
-                               unsigned strength)
+                              unsigned strength)
 {
     sponge_init(sp, be, KECCAK_RATE(2 * strength), 24, 0x1F);
 }
 
+/* RawSHAKE128 and RawSHAKE256: SHAKE without its two suffix bits 11. */
 static inline void rawshake_init(sponge *sp, const keccak_backend *be,
-                               unsigned strength)
+                                 unsigned strength)
 {
     sponge_init(sp, be, KECCAK_RATE(2 * strength), 24, 0x07);
 }
 
 /* domain is 0x01..0x7F (RFC 9861 section 2.2); 0x1F is the default. */
 static inline void turboshake_init(sponge *sp, const keccak_backend *be,
-                               unsigned strength, uint8_t domain)
+                                   unsigned strength, uint8_t domain)
 {
     sponge_init(sp, be, KECCAK_RATE(2 * strength), 12, domain);
 }
