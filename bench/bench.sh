@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Wall-clock benchmarks of ksum beside other checksum tools, on inputs it
 # creates in a temporary folder.  Prints markdown tables: real/user/sys
 # seconds, best of RUNS; compare ratios within one run, not across runs.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Micro-benchmark through EVP: ksumprov against OpenSSL's default provider,
  * side by side in one process, for SHA3-256, SHAKE128 and KMAC128 at

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The algorithms ksum offers, the provider names they map to, and which
  * options each one takes. */
 #ifndef KSUM_CLI_ALGORITHMS_H

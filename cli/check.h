@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Check mode: reading checksum lines and verifying the files they name. */
 #ifndef KSUM_CLI_CHECK_H
 #define KSUM_CLI_CHECK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Hashing several files at once, for the algorithms that hash one input on
  * one thread, with the output still in argument order. */
 #ifndef KSUM_CLI_CONCURRENT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Reading the files to hash, and reporting why one failed. */
 #ifndef KSUM_CLI_FILES_H
 #define KSUM_CLI_FILES_H

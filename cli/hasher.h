@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Hashing files through EVP: one fetch per algorithm, one init and one
  * final per file. */
 #ifndef KSUM_CLI_HASHER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ksum: print or check checksums of the Keccak family.  Every algorithm is
  * reached through EVP, fetched from ksumprov, which is linked in and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* ksum's command line. */
 #ifndef KSUM_CLI_OPTIONS_H
 #define KSUM_CLI_OPTIONS_H

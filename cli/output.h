@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Output lines: hex, file-name escaping as GNU coreutils does it. */
 #ifndef KSUM_CLI_OUTPUT_H
 #define KSUM_CLI_OUTPUT_H

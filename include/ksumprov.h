@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ksumprov: an OpenSSL 3 provider for the Keccak family.
  *

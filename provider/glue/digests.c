@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * EVP_MD glue: one dispatch table per algorithm over a shared context.
  * Parameters may be set until the first byte is absorbed, so the mode's

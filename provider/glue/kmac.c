@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * EVP_MAC glue for KMAC128 and KMAC256, with OpenSSL's KMAC parameters.
  * Unlike OpenSSL's KMAC, any key length is accepted, the empty key too, as

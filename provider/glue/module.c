@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The entry point OpenSSL looks up when it loads ksumprov.so as a module.
  * Kept apart so that programs linking the provider in (ksum) do not export
  * it. */

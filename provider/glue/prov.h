@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Shared by the provider's glue files: its context, errors, parameters. */
 #ifndef KSUM_PROV_H
 #define KSUM_PROV_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The provider itself: entry point, parameters, the algorithm query and
  * errors reported through the core.  It holds no global state: everything

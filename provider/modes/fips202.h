@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * FIPS 202 and its relatives are the sponge with fixed parameters:
  * SHA3 and Keccak (pre-FIPS padding), SHAKE and RawSHAKE, and RFC 9861's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "kangaroo.h"
 
 #define DOMAIN_SINGLE 0x07  /* the whole input fits the final node */

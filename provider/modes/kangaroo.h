@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The KangarooTwelve family (RFC 9861 and the KangarooTwelve paper):
  * KT128 (= KangarooTwelve), KT256 and MarsupilamiFourteen differ only in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Running independent pieces of work on several threads.  A context's
  * worker_pool starts its threads the first time a call needs them (never at

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * NIST SP 800-185: the encodings, cSHAKE, KMAC and ParallelHash over the
  * sponge.  Strength is 128 or 256; lengths in the encodings are in bits

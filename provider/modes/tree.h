@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The leaves of tree hashing, shared by ParallelHash and the KangarooTwelve
  * family: the input is cut into leaves of leaf_len bytes, each leaf is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The AVX2 backend: four Keccak-p[1600] states in the four 64-bit slots of
  * 256-bit registers, for the leaves of ParallelHash and the KangarooTwelve

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The BMI2 backend: the portable single-state code compiled with -mbmi
  * -mbmi2 (this file only), where andn does chi's ~a & b in one instruction

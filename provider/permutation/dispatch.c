@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Picks the backend once, the first time one is asked for: the fastest this
  * CPU runs, unless KSUM_SIMD names another ("portable" forces the reference

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Keccak-p[1600, n] backends: one small interface, several implementations.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The portable reference backend: plain C, two rounds per loop iteration so
  * the state never moves between the A and E lane sets (single.inc).  The

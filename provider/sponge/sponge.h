@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The sponge over Keccak-p[1600, n]: absorb, pad with a domain byte, squeeze.
  * Written once over the backend interface; every mode builds on it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * LD_PRELOAD shim for the fault tests: reads of one file misbehave after a
  * number of bytes.  Environment:

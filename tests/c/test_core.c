@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Tests of the Keccak core below the provider: every backend against the
  * portable one, the sponge on every backend, and the length encoders at

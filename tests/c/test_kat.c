@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Known-answer tests through EVP: every official vector in tests/vectors,
  * run on ksumprov fetched with "provider=ksumprov".

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ksumprov.so as a module: loaded and unloaded 1000 times in one process,
  * each time fetching and using a digest and a MAC (leaks show under

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Provider behaviour through EVP: differential tests against OpenSSL's
  * default provider, update-split invariance, dupctx, reuse, long outputs,

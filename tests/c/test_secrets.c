@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * KMAC keys do not outlive their contexts: OpenSSL's allocator is replaced
  * by one that, on every free, looks for the key in the block being freed.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Small helpers shared by the C tests: checks, hex, vector files, EVP. */
 #ifndef KSUM_TESTUTIL_H
 #define KSUM_TESTUTIL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The check-file line parser on arbitrary bytes: every accepted format,
  * escapes, CRLF, garbage, NUL bytes, huge lines.  It must never read or

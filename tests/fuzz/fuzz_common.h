@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Shared by the fuzz targets: the algorithms and a library context. */
 #ifndef KSUM_FUZZ_COMMON_H
 #define KSUM_FUZZ_COMMON_H

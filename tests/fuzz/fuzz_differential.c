@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Differential fuzzing: the input is split into a message and update sizes,
  * and hashed

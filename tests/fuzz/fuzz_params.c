@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Provider parameter handling: the input is a little program of parameter
  * sets (any key, any type, any value), updates, finals, dups and re-inits

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Straightforward reference implementations, independent of the C code.
 
 Keccak-p[1600, n] is written from FIPS 202's step mappings (theta, rho, pi,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """ksum's command line: output formats, check mode and its messages, exit
 statuses and errors, as GNU coreutils' *sum tools and the original ksum."""
 import hashlib

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Faults and hostile input: read errors in the middle of a file, files that
 change while read, FIFOs and devices, unreadable files, broken standard
 output, hostile check files and option values.  Each asserts the message,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Large inputs (label 'long' in ctest): a 5 GiB sparse file gives the same
 value by every path (file and stdin, one thread and all), and SHA3-256 the
 same as OpenSSL's default provider."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """ksumprov.so loaded as a module by the openssl command, directly and
 through the conf/ fragment."""
 import hashlib

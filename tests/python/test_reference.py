@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """ksum's algorithms against independent oracles: Python's hashlib,
 pycryptodome (SHA3, SHAKE, Keccak, cSHAKE and ParallelHash built on its
 cSHAKE), and keccak_ref.py's straightforward Keccak-p for the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Threads change speed, never output: tree modes with every thread count on
 inputs around ksum's read sizes, and several files hashed at once printed
 in argument order."""
