@@ -2,15 +2,30 @@
 /*
  * ksumprov: an OpenSSL 3 provider for the Keccak family.
  *
- * Algorithms (fetch with the property query "provider=ksumprov"):
- *   EVP_MD:  SHA3-224/256/384/512, SHAKE128/256, RAWSHAKE128/256,
- *            KECCAK-224/256/384/512, CSHAKE128/256, PARALLELHASH128/256,
- *            KANGAROOTWELVE (KT128, K12), KT256, MARSUPILAMIFOURTEEN (M14),
- *            TURBOSHAKE128/256
+ * Algorithms (fetch with the property query "provider=ksumprov"; names are
+ * case-insensitive, and OpenSSL's own spellings are aliases):
+ *   EVP_MD:  SHA3-224/256/384/512, SHAKE128/256 (SHAKE-128/256),
+ *            RAWSHAKE128/256, KECCAK-224/256/384/512,
+ *            CSHAKE128/256 (CSHAKE-128/256), PARALLELHASH128/256,
+ *            TUPLEHASH128/256, KANGAROOTWELVE (KT128, KT-128, K12),
+ *            KT256 (KT-256), MARSUPILAMIFOURTEEN (M14),
+ *            TURBOSHAKE128/256 (TURBOSHAKE-128/256)
  *   EVP_MAC: KMAC128 (KMAC-128), KMAC256 (KMAC-256)
  *
- * Digest context parameters (EVP_MD_CTX_set_params), besides OpenSSL's own
- * "xoflen" (size_t, output bytes of an XOF; "size" is accepted too):
+ * Where a name is shared with OpenSSL's default provider, ksumprov behaves
+ * as the running OpenSSL's default provider does: from OpenSSL 3.4 on a
+ * SHAKE128/256 final needs an output length ("xoflen"; EVP_MD_get_size()
+ * is 0), from 4.0 on cSHAKE's default output is 32/64 bytes, and KMAC's is
+ * 32/64 bytes with a customization string of at most 512 bytes and an
+ * output of at most 2097151 bytes (KMACXOF's is not limited).  Everything else is as below on every
+ * OpenSSL 3.x and 4.x.
+ *
+ * Parameters are listed with every key that sets them: ksumprov's own
+ * first, then upstream OpenSSL's spelling.  A string parameter may be an
+ * octet string or a UTF-8 string (settable_ctx_params lists the type
+ * OpenSSL's own provider uses).  Unknown keys are ignored.  All parameters
+ * of one call are checked before any is applied: a call that fails leaves
+ * the context as it was.
  */
 #ifndef KSUMPROV_H
 #define KSUMPROV_H
@@ -24,45 +39,77 @@ extern "C" {
 /* The provider's name, for OSSL_PROVIDER_load and property queries. */
 #define KSUMPROV_NAME "ksumprov"
 
-/* Customization string S (octet string): cSHAKE, ParallelHash,
- * KangarooTwelve, KT256, MarsupilamiFourteen.  Before any data. */
+/* The most threads a context may be given (KSUM_PARAM_THREADS). */
+#define KSUMPROV_MAX_THREADS 256
+
+/* Output length (size_t, bytes): OpenSSL's "xoflen", also "size".  Every
+ * variable-length algorithm; until the output is produced. */
+
+/* Customization string S: cSHAKE, KMAC ("custom" is OpenSSL's KMAC name
+ * too), ParallelHash, TupleHash, KangarooTwelve, KT256, M14.  Before any
+ * data. */
 #define KSUM_PARAM_CUSTOM "custom"
-/* Function name N (octet string): cSHAKE.  Before any data. */
+#define KSUM_PARAM_CUSTOMIZATION "customization"   /* upstream's digests */
+/* Function name N: cSHAKE (any string; upstream OpenSSL allows only the
+ * names of SP 800-185's functions).  Before any data. */
 #define KSUM_PARAM_FUNCTION_NAME "function-name"
 /* Block size B in bytes (size_t, at least 1, default 8192): ParallelHash.
  * Before any data.  Not "blocksize", which OpenSSL uses for the rate. */
 #define KSUM_PARAM_BLOCK_SIZE "block-size"
-/* XOF mode (int 0 or 1): ParallelHashXOF, KMACXOF.  Before the final call. */
+/* XOF mode (int 0 or 1): ParallelHashXOF, TupleHashXOF, KMACXOF.  Until
+ * the output is produced. */
 #define KSUM_PARAM_XOF "xof"
 /* Domain byte D (unsigned int, 0x01..0x7F, default 0x1F): TurboSHAKE.
- * Before any data. */
+ * Before any data.  Readable too. */
 #define KSUM_PARAM_DOMAIN "domain"
+#define KSUM_PARAM_DOMAIN_SEPARATOR "domain-separator" /* upstream's name */
 
-/* Worker threads (unsigned int, default 0: every CPU the process may use;
- * 1: none): ParallelHash, KangarooTwelve, KT256, MarsupilamiFourteen hash
- * leaves on up to this many threads.  A context starts its threads at its
- * first large update, keeps them between updates and joins them when it is
- * freed, so live contexts hold their threads.  Any time; results do not
- * depend on it. */
+/* TupleHash: each EVP_DigestUpdate is one element of the tuple, as in
+ * OpenSSL's TupleHash, and a message without any update is the tuple of
+ * one empty element.  Setting this (uint64, bytes) announces that the next
+ * element is that long: it may then be given by any number of updates (and
+ * an element of length 0, which EVP_DigestUpdate cannot pass, is given by
+ * the announcement alone).  An update past the announced length, or a
+ * final before it is reached, is an error.  Between elements. */
+#define KSUM_PARAM_ELEMENT_LENGTH "element-length"
+
+/* Worker threads (unsigned int, 0..KSUMPROV_MAX_THREADS, default 0: every
+ * CPU the process may use; 1: none): ParallelHash, KangarooTwelve, KT256,
+ * MarsupilamiFourteen hash leaves on up to this many threads.  A context
+ * starts its threads at its first large update and keeps them between
+ * updates; a thread idle for about a second exits and is started again
+ * when needed.  Any time; results do not depend on it. */
 #define KSUM_PARAM_THREADS "threads"
 
 /* Keccak backend of this context (UTF-8 string: "portable", "bmi2" or
  * "avx2"; default: the fastest this CPU runs, or KSUM_SIMD's choice).  Every
- * algorithm, the KMACs too; before any data.  Readable as well.  Results do
- * not depend on it: it exists to test and compare the backends. */
+ * algorithm; before any data.  Readable as well (a pointer to the name).
+ * Results do not depend on it: it exists to test and compare backends. */
 #define KSUM_PARAM_BACKEND "backend"
 
 /* Squeezing (octet string, get only; digests and KMAC): EVP_MD_CTX_get_params
  * or EVP_MAC_CTX_get_params with this parameter fills its buffer with the
  * next bytes of output, so that outputs of any length can be streamed with
- * OpenSSL 3.0, which has no EVP_DigestSqueeze.  The first squeeze closes
- * the input as final would (with the output length set for ParallelHash
- * and KMAC, whose value depends on it); no update or final may follow. */
+ * OpenSSL 3.0-3.2, which have no EVP_DigestSqueeze (ksumprov implements
+ * that too).  The first squeeze closes the input as final would (with the
+ * output length set for ParallelHash, TupleHash and KMAC, whose value
+ * depends on it); no update or final may follow. */
 #define KSUM_PARAM_SQUEEZE "squeeze"
 
+/* ksumprov's own default output length (size_t, algorithm parameter:
+ * EVP_MD_get_params or EVP_MAC_get_params), the same on every OpenSSL
+ * version: the original ksum's defaults (16/32 bytes for the 128/256-bit
+ * SHAKE, cSHAKE, KMAC and ParallelHash, 16 for KangarooTwelve, 32 for M14,
+ * 64 for KT256, 32/64 for TurboSHAKE and TupleHash).  EVP_MD_get_size()
+ * and a context's "size" give the running OpenSSL's default where a name
+ * is shared with its default provider (see above); ksum prints this one. */
+#define KSUM_PARAM_DEFAULT_SIZE "default-size"
+
 /* KMAC (EVP_MAC) takes OpenSSL's KMAC parameters: "key" (octet string, any
- * length including 0), "custom", "size" (output bytes, default 32 for
- * KMAC128 and 64 for KMAC256, as OpenSSL's) and "xof". */
+ * length including 0: SP 800-185 sets no minimum, OpenSSL's KMAC wants 4
+ * to 512 bytes), "custom", "size" (output bytes, default 32 for KMAC128
+ * and 64 for KMAC256, as OpenSSL's) and "xof"; "block-size" reads the
+ * rate. */
 
 /* The provider's entry point, for OSSL_PROVIDER_add_builtin() in programs
  * that link ksumprov in instead of loading the module. */

@@ -1,5 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Shared by the provider's glue files: its context, errors, parameters. */
+/*
+ * Shared by the provider's glue files: the provider context, errors raised
+ * through the core, and the parameter lists built from the algorithm rows.
+ *
+ * Return convention of the glue: the OpenSSL one, 1 for success and 0 for
+ * failure with an error raised through the core.
+ */
 #ifndef KSUM_PROV_H
 #define KSUM_PROV_H
 
@@ -8,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "algorithms.h"
 #include "ksumprov.h"
 
 typedef struct ksum_provctx {
@@ -15,6 +22,8 @@ typedef struct ksum_provctx {
     OSSL_FUNC_core_new_error_fn *new_error;
     OSSL_FUNC_core_set_error_debug_fn *set_error_debug;
     OSSL_FUNC_core_vset_error_fn *vset_error;
+    /* Each algorithm's settable and gettable context parameters. */
+    OSSL_PARAM *settable[KSUM_ALG_COUNT], *gettable[KSUM_ALG_COUNT];
 } ksum_provctx;
 
 /* Reason codes, with their texts in provider.c. */
@@ -29,6 +38,10 @@ enum {
     KSUM_R_NOT_INITIALIZED,
     KSUM_R_ALREADY_FINISHED,
     KSUM_R_BAD_BACKEND,
+    KSUM_R_OUT_OF_RANGE,
+    KSUM_R_NULL_DATA,
+    KSUM_R_ELEMENT_LENGTH,
+    KSUM_R_NO_OUTPUT_LENGTH,
 };
 
 void ksum_raise(const ksum_provctx *prov, const char *file, int line,
@@ -36,19 +49,26 @@ void ksum_raise(const ksum_provctx *prov, const char *file, int line,
 #define KSUM_RAISE(prov, reason, ...) \
     ksum_raise((prov), __FILE__, __LINE__, __func__, (reason), __VA_ARGS__)
 
-/* Copies a string parameter (octet or UTF-8) into *buf, replacing what was
- * there; raises and returns 0 on a wrong type or no memory. */
-int ksum_param_get_bytes(const ksum_provctx *prov, const OSSL_PARAM *p,
-                         uint8_t **buf, size_t *len);
-/* Sets *be from a "backend" parameter; raises and returns 0 when the name
- * is not a backend this build and CPU can run. */
-int ksum_param_get_backend(const ksum_provctx *prov, const OSSL_PARAM *p,
-                           const struct keccak_backend **be);
+/* The OpenSSL library running is at least major.minor (a module links the
+ * libcrypto of the process that loads it, so this is the core's version). */
+int ksum_openssl_at_least(unsigned major, unsigned minor);
 
-/* Frees a buffer set by ksum_param_get_bytes, wiping it first. */
-void ksum_bytes_free(uint8_t **buf, size_t *len);
-/* Duplicates a buffer for dupctx; returns 0 on no memory. */
-int ksum_bytes_dup(uint8_t **dst, const uint8_t *src, size_t len);
+/* Builds and frees every algorithm's parameter lists, kept in prov because
+ * OpenSSL holds on to them; build returns 0 on no memory. */
+int ksum_param_lists_build(ksum_provctx *prov);
+void ksum_param_lists_free(ksum_provctx *prov);
+
+static inline const OSSL_PARAM *ksum_settable(const ksum_provctx *prov,
+                                              const ksum_alg *alg)
+{
+    return prov->settable[alg->index];
+}
+
+static inline const OSSL_PARAM *ksum_gettable(const ksum_provctx *prov,
+                                              const ksum_alg *alg)
+{
+    return prov->gettable[alg->index];
+}
 
 /* The algorithm tables served by query_operation. */
 extern const OSSL_ALGORITHM ksum_digests[];

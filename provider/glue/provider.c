@@ -31,68 +31,30 @@ void ksum_raise(const ksum_provctx *prov, const char *file, int line,
     va_end(ap);
 }
 
-int ksum_param_get_bytes(const ksum_provctx *prov, const OSSL_PARAM *p,
-                         uint8_t **buf, size_t *len)
+int ksum_openssl_at_least(unsigned major, unsigned minor)
 {
-    uint8_t *copy;
+    unsigned have_major = OPENSSL_version_major();
 
-    if (p->data_type != OSSL_PARAM_OCTET_STRING &&
-        p->data_type != OSSL_PARAM_UTF8_STRING) {
-        KSUM_RAISE(prov, KSUM_R_BAD_PARAM_TYPE,
-                   "parameter '%s' must be a string", p->key);
-        return 0;
-    }
-    /* One spare byte so that an empty string still gets a buffer. */
-    copy = OPENSSL_malloc(p->data_size + 1);
-    if (copy == NULL) {
-        KSUM_RAISE(prov, KSUM_R_ALLOC, "no memory for '%s'", p->key);
-        return 0;
-    }
-    if (p->data_size > 0)
-        memcpy(copy, p->data, p->data_size);
-    ksum_bytes_free(buf, len);
-    *buf = copy;
-    *len = p->data_size;
-    return 1;
+    return have_major > major ||
+           (have_major == major && OPENSSL_version_minor() >= minor);
 }
 
-int ksum_param_get_backend(const ksum_provctx *prov, const OSSL_PARAM *p,
-                           const keccak_backend **be)
-{
-    const char *name = NULL;
-    const keccak_backend *found;
+const ksum_alg ksum_algs[KSUM_ALG_COUNT] = {
+    KSUM_DIGESTS(KSUM_ALG_ROW) KSUM_MACS(KSUM_ALG_ROW)
+};
 
-    if (!OSSL_PARAM_get_utf8_string_ptr(p, &name)) {
-        KSUM_RAISE(prov, KSUM_R_BAD_PARAM_TYPE, "'backend' must be a string");
-        return 0;
-    }
-    found = keccak_backend_by_name(name);
-    if (found == NULL) {
-        KSUM_RAISE(prov, KSUM_R_BAD_BACKEND,
-                   "backend '%s' is not built in or not supported by this CPU",
-                   name);
-        return 0;
-    }
-    *be = found;
-    return 1;
+size_t ksum_alg_outlen(const ksum_alg *alg)
+{
+    if (!ksum_openssl_at_least(alg->openssl_major, alg->openssl_minor))
+        return alg->mode->outlen;
+    return alg->openssl_outlen == NO_DEFAULT ? SIZE_MAX : alg->openssl_outlen;
 }
 
-void ksum_bytes_free(uint8_t **buf, size_t *len)
-{
-    if (*buf != NULL)   /* the usual case costs no call into libcrypto */
-        OPENSSL_clear_free(*buf, *len);
-    *buf = NULL;
-    *len = 0;
-}
-
-int ksum_bytes_dup(uint8_t **dst, const uint8_t *src, size_t len)
-{
-    *dst = NULL;
-    if (src == NULL)
-        return 1;
-    *dst = OPENSSL_memdup(src, len + 1);
-    return *dst != NULL;
-}
+static OSSL_FUNC_provider_gettable_params_fn provider_gettable_params;
+static OSSL_FUNC_provider_get_params_fn provider_get_params;
+static OSSL_FUNC_provider_query_operation_fn provider_query;
+static OSSL_FUNC_provider_get_reason_strings_fn provider_reason_strings;
+static OSSL_FUNC_provider_teardown_fn provider_teardown;
 
 static const OSSL_PARAM provider_param_types[] = {
     OSSL_PARAM_DEFN(OSSL_PROV_PARAM_NAME, OSSL_PARAM_UTF8_PTR, NULL, 0),
@@ -155,6 +117,10 @@ static const OSSL_ITEM reason_strings[] = {
     {KSUM_R_NOT_INITIALIZED, "context not initialized"},
     {KSUM_R_ALREADY_FINISHED, "context already finished; initialize it again"},
     {KSUM_R_BAD_BACKEND, "unknown or unsupported Keccak backend"},
+    {KSUM_R_OUT_OF_RANGE, "parameter out of range"},
+    {KSUM_R_NULL_DATA, "parameter has a length but no data"},
+    {KSUM_R_ELEMENT_LENGTH, "data does not match the announced element length"},
+    {KSUM_R_NO_OUTPUT_LENGTH, "no output length set"},
     {0, NULL},
 };
 
@@ -166,6 +132,7 @@ static const OSSL_ITEM *provider_reason_strings(void *provctx)
 
 static void provider_teardown(void *provctx)
 {
+    ksum_param_lists_free(provctx);
     OPENSSL_free(provctx);
 }
 
@@ -201,6 +168,10 @@ int ksumprov_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
     }
     if (prov->set_error_debug == NULL || prov->vset_error == NULL)
         prov->new_error = NULL; /* all three, or no error reporting */
+    if (!ksum_param_lists_build(prov)) {
+        provider_teardown(prov);
+        return 0;
+    }
     /* Choose the Keccak backend now, at load, not on the first hash. */
     (void)keccak_backend_active();
     *out = provider_functions;

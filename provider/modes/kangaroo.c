@@ -1,13 +1,20 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "kangaroo.h"
 
+#include "mode.h"
+
 #define DOMAIN_SINGLE 0x07  /* the whole input fits the final node */
 #define DOMAIN_LEAF 0x0B
 #define DOMAIN_FINAL 0x06   /* final node of a tree */
 
-const kangaroo_params kangaroo_kt128 = {168, 12, 32};
-const kangaroo_params kangaroo_kt256 = {136, 12, 64};
-const kangaroo_params kangaroo_m14 = {136, 14, 64};
+/* rate, rounds, chaining-value bytes */
+#define KT128_TREE 168, 12, 32
+#define KT256_TREE 136, 12, 64
+#define M14_TREE 136, 14, 64
+
+const kangaroo_params kangaroo_kt128 = {KT128_TREE};
+const kangaroo_params kangaroo_kt256 = {KT256_TREE};
+const kangaroo_params kangaroo_m14 = {M14_TREE};
 
 size_t kangaroo_length_encode(uint8_t out[9], uint64_t x)
 {
@@ -72,3 +79,47 @@ void kangaroo_finish(kangaroo *k, const uint8_t *custom, size_t clen)
                   kangaroo_length_encode(enc, k->leaves.count));
     sponge_absorb(&k->final, end, sizeof end);
 }
+
+/* ---- as a mode ---- */
+
+static void start(void *st, const mode_desc *d, const keccak_backend *be,
+                  const mode_params *p)
+{
+    (void)p;    /* the customization string comes at the end */
+    kangaroo_init(st, be, d->extra);
+}
+
+static int absorb(void *st, const uint8_t *in, size_t len)
+{
+    kangaroo_update(st, in, len);
+    return 1;
+}
+
+static int finish(void *st, const mode_params *p, uint64_t outlen, int xof)
+{
+    (void)outlen, (void)xof;
+    kangaroo_finish(st, p->custom, p->custom_len);
+    return 1;
+}
+
+static void squeeze(void *st, uint8_t *out, size_t len)
+{
+    sponge_squeeze(&((kangaroo *)st)->final, out, len);
+}
+
+static void attach_workers(void *st, worker_pool *pool, unsigned threads)
+{
+    tree_leaves_set_workers(&((kangaroo *)st)->leaves, pool, threads);
+}
+
+static const mode_ops kangaroo_ops = {sizeof(kangaroo), start, absorb, finish,
+                                      squeeze, attach_workers, NULL};
+
+#define KANGAROO(p, tree, strength, outlen) KANGAROO_(p, strength, outlen, tree)
+#define KANGAROO_(p, strength, outlen, rate, rounds, cv)                     \
+    {&kangaroo_ops, rate, rounds, DOMAIN_SINGLE, strength, outlen,           \
+     MODE_OUTLEN | MODE_CUSTOM | MODE_THREADS, &(p)}
+
+const mode_desc mode_kt128 = KANGAROO(kangaroo_kt128, KT128_TREE, 128, 16);
+const mode_desc mode_kt256 = KANGAROO(kangaroo_kt256, KT256_TREE, 256, 64);
+const mode_desc mode_m14 = KANGAROO(kangaroo_m14, M14_TREE, 256, 32);

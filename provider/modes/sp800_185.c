@@ -58,7 +58,7 @@ size_t sp800_right_encode_bits(uint8_t out[SP800_ENCODE_MAX], uint64_t nbytes)
     return encode(out, v, 1);
 }
 
-static void absorb_encoded_string(sponge *sp, const uint8_t *s, size_t len)
+void sp800_absorb_encoded_string(sponge *sp, const uint8_t *s, size_t len)
 {
     uint8_t enc[SP800_ENCODE_MAX];
 
@@ -84,8 +84,8 @@ void cshake_init(sponge *sp, const keccak_backend *be, unsigned strength,
     }
     sponge_init(sp, be, KECCAK_RATE(2 * strength), 24, 0x04);
     absorb_bytepad_start(sp);
-    absorb_encoded_string(sp, n, nlen);
-    absorb_encoded_string(sp, s, slen);
+    sp800_absorb_encoded_string(sp, n, nlen);
+    sp800_absorb_encoded_string(sp, s, slen);
     sponge_fill_block(sp);
 }
 
@@ -97,7 +97,7 @@ void kmac_init(sponge *sp, const keccak_backend *be, unsigned strength,
 
     cshake_init(sp, be, strength, name, sizeof name, custom, clen);
     absorb_bytepad_start(sp);
-    absorb_encoded_string(sp, key, keylen);
+    sp800_absorb_encoded_string(sp, key, keylen);
     sponge_fill_block(sp);
 }
 
@@ -106,33 +106,4 @@ void kmac_finish(sponge *sp, uint64_t outlen_bytes, int xof)
     uint8_t enc[SP800_ENCODE_MAX];
 
     sponge_absorb(sp, enc, sp800_right_encode_bits(enc, xof ? 0 : outlen_bytes));
-}
-
-void parallelhash_init(parallelhash *ph, const keccak_backend *be,
-                       unsigned strength, size_t block_size,
-                       const uint8_t *custom, size_t clen)
-{
-    static const uint8_t name[] = "ParallelHash";
-    uint8_t enc[SP800_ENCODE_MAX];
-
-    cshake_init(&ph->final, be, strength, name, sizeof name - 1, custom, clen);
-    sponge_absorb(&ph->final, enc, sp800_left_encode(enc, block_size));
-    /* Each leaf is cSHAKE(X_i, 2c bits, "", ""), that is SHAKE. */
-    tree_leaves_init(&ph->leaves, block_size, KECCAK_RATE(2 * strength), 24,
-                     0x1F, strength / 4);
-}
-
-void parallelhash_update(parallelhash *ph, const void *in, size_t len)
-{
-    tree_leaves_update(&ph->leaves, &ph->final, in, len);
-}
-
-void parallelhash_finish(parallelhash *ph, uint64_t outlen_bytes, int xof)
-{
-    uint8_t enc[SP800_ENCODE_MAX];
-
-    tree_leaves_finish(&ph->leaves, &ph->final);
-    sponge_absorb(&ph->final, enc, sp800_right_encode(enc, ph->leaves.count));
-    sponge_absorb(&ph->final, enc,
-                  sp800_right_encode_bits(enc, xof ? 0 : outlen_bytes));
 }

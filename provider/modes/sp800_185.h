@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * NIST SP 800-185: the encodings, cSHAKE, KMAC and ParallelHash over the
- * sponge.  Strength is 128 or 256; lengths in the encodings are in bits
- * where the standard says so.
+ * NIST SP 800-185: the encodings and the cSHAKE and KMAC sponges that the
+ * modes of that standard (cshake.c, parallelhash.c, tuplehash.c) build on.
+ * Strength is 128 or 256; lengths in the encodings are in bits where the
+ * standard says so.
  */
 #ifndef KSUM_SP800_185_H
 #define KSUM_SP800_185_H
 
 #include "../sponge/sponge.h"
-#include "tree.h"
 
 #define SP800_ENCODE_MAX 10 /* a 72-bit value and its length byte */
 
@@ -31,17 +31,7 @@ void kmac_init(sponge *sp, const keccak_backend *be, unsigned strength,
                size_t clen);
 void kmac_finish(sponge *sp, uint64_t outlen_bytes, int xof);
 
-typedef struct parallelhash {
-    sponge final;
-    tree_leaves leaves;
-} parallelhash;
-
-/* block_size is B in bytes, at least 1. */
-void parallelhash_init(parallelhash *ph, const keccak_backend *be,
-                       unsigned strength, size_t block_size,
-                       const uint8_t *custom, size_t clen);
-void parallelhash_update(parallelhash *ph, const void *in, size_t len);
-/* Then squeeze ph->final. */
-void parallelhash_finish(parallelhash *ph, uint64_t outlen_bytes, int xof);
+/* encode_string(s): left_encode of its length in bits, then s. */
+void sp800_absorb_encoded_string(sponge *sp, const uint8_t *s, size_t len);
 
 #endif

@@ -1,0 +1,304 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The generic context: lifecycle, the phase machine and the output, over a
+ * mode's operations.  It never looks inside a mode's state.
+ */
+#include "context.h"
+
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/params.h>
+#include <string.h>
+
+#include "settings.h"
+
+struct ksum_ctx {
+    const ksum_alg *alg;
+    const ksum_provctx *prov;
+    enum phase phase;
+    settings set;
+    worker_pool *pool;      /* tree modes: helper threads, kept across inits */
+    uint64_t state[];       /* the mode's, ops->state_size bytes */
+};
+
+static const mode_ops *ops_of(const ksum_ctx *c)
+{
+    return c->alg->mode->ops;
+}
+
+static size_t ctx_size(const ksum_alg *alg)
+{
+    return offsetof(ksum_ctx, state) + alg->mode->ops->state_size;
+}
+
+ksum_ctx *ksum_ctx_new(const ksum_provctx *prov, const ksum_alg *alg)
+{
+    ksum_ctx *c = OPENSSL_zalloc(ctx_size(alg));
+
+    if (c == NULL) {
+        KSUM_RAISE(prov, KSUM_R_ALLOC, "no memory for a context");
+        return NULL;
+    }
+    c->alg = alg;
+    c->prov = prov;
+    c->phase = PHASE_NEW;
+    settings_default(&c->set, alg);
+    return c;
+}
+
+void ksum_ctx_free(ksum_ctx *c)
+{
+    if (c == NULL)
+        return;
+    settings_free(&c->set);
+    worker_pool_free(c->pool);
+    /* The state may hold what was hashed, or a KMAC key's trace. */
+    OPENSSL_clear_free(c, ctx_size(c->alg));
+}
+
+/* Gives a started tree mode its threads.  The pool is made on first use
+ * and never shared between contexts; without one the mode runs on the
+ * calling thread alone. */
+static void attach_workers(ksum_ctx *c)
+{
+    if (ops_of(c)->attach_workers == NULL || c->phase != PHASE_ABSORBING)
+        return;
+    if (c->pool == NULL)
+        c->pool = worker_pool_new();
+    ops_of(c)->attach_workers(c->state, c->pool, c->set.threads);
+}
+
+ksum_ctx *ksum_ctx_dup(const ksum_ctx *src)
+{
+    ksum_ctx *c = OPENSSL_malloc(ctx_size(src->alg));
+
+    if (c == NULL) {
+        KSUM_RAISE(src->prov, KSUM_R_ALLOC, "no memory for a copy");
+        return NULL;
+    }
+    memcpy(c, src, ctx_size(src->alg));
+    c->pool = NULL;
+    /* The copy owns nothing of src's: its strings are made anew here. */
+    if (!settings_dup(&c->set, &src->set)) {
+        OPENSSL_clear_free(c, ctx_size(src->alg));
+        KSUM_RAISE(src->prov, KSUM_R_ALLOC, "no memory for a copy");
+        return NULL;
+    }
+    attach_workers(c);
+    return c;
+}
+
+static mode_params params_of(const settings *s)
+{
+    mode_params p = {s->custom.p, s->fname.p, s->key.p, s->custom.len,
+                     s->fname.len, s->key.len, s->block_size,
+                     (uint8_t)s->domain};
+    return p;
+}
+
+int ksum_ctx_require_key(const ksum_ctx *c)
+{
+    if ((c->alg->mode->takes & MODE_KEY) && c->set.key.p == NULL) {
+        KSUM_RAISE(c->prov, KSUM_R_NO_KEY, "set a key (it may be empty)");
+        return 0;
+    }
+    return 1;
+}
+
+/* The parameters that shape the input are fixed from here on. */
+static void start(ksum_ctx *c)
+{
+    mode_params p = params_of(&c->set);
+
+    ops_of(c)->start(c->state, c->alg->mode, c->set.be, &p);
+    c->phase = PHASE_ABSORBING;
+    attach_workers(c);
+}
+
+/* Starts the mode if need be; raises when the phase allows no input. */
+static int absorbing(ksum_ctx *c, const char *what)
+{
+    if (c->phase == PHASE_NEW) {
+        KSUM_RAISE(c->prov, KSUM_R_NOT_INITIALIZED, "%s before init", what);
+        return 0;
+    }
+    if (c->phase >= PHASE_SQUEEZING) {
+        KSUM_RAISE(c->prov, KSUM_R_ALREADY_FINISHED,
+                   "%s after the output was produced; initialize again", what);
+        return 0;
+    }
+    if (c->phase == PHASE_FRESH) {
+        if (!ksum_ctx_require_key(c))
+            return 0;
+        start(c);
+    }
+    return 1;
+}
+
+/* An announced element, after the other settings were checked. */
+static int announce(ksum_ctx *c, uint64_t len)
+{
+    if (!absorbing(c, "an element length"))
+        return 0;
+    if (!ops_of(c)->announce(c->state, len)) {
+        KSUM_RAISE(c->prov, KSUM_R_ELEMENT_LENGTH,
+                   "the element announced before is not complete");
+        return 0;
+    }
+    return 1;
+}
+
+int ksum_ctx_set_params(ksum_ctx *c, const OSSL_PARAM params[])
+{
+    settings next;
+
+    if (!settings_read(c->prov, c->alg, c->phase, &c->set, params, &next))
+        return 0;
+    /* Starting the mode for an announcement fixes the input parameters:
+     * those of this call must be in place first.  An announcement can
+     * fail only once the mode has started, and then only these others
+     * are left to undo, none of which shapes the input. */
+    if (next.announce && c->phase == PHASE_FRESH) {
+        settings_commit(&c->set, &next);
+        return announce(c, next.element_len);
+    }
+    if (next.announce && !announce(c, next.element_len)) {
+        settings_discard(&c->set, &next);
+        return 0;
+    }
+    settings_commit(&c->set, &next);
+    attach_workers(c);
+    return 1;
+}
+
+int ksum_ctx_init(ksum_ctx *c, int reset, const OSSL_PARAM params[])
+{
+    if (reset) {
+        settings_free(&c->set);
+        settings_default(&c->set, c->alg);
+    }
+    c->phase = PHASE_FRESH;
+    return ksum_ctx_set_params(c, params);
+}
+
+int ksum_ctx_update(ksum_ctx *c, const unsigned char *in, size_t len)
+{
+    if (!absorbing(c, "update"))
+        return 0;
+    if (!ops_of(c)->absorb(c->state, in, len)) {
+        KSUM_RAISE(c->prov, KSUM_R_ELEMENT_LENGTH,
+                   "more data than the element length announced");
+        return 0;
+    }
+    return 1;
+}
+
+/* A final needs an output length: OpenSSL 3.4 and later give SHAKE none
+ * by default, and so does ksumprov there (ksum_alg_outlen). */
+static int need_outlen(const ksum_ctx *c)
+{
+    if (c->set.outlen == SIZE_MAX) {
+        KSUM_RAISE(c->prov, KSUM_R_NO_OUTPUT_LENGTH,
+                   "set the output length (xoflen) first");
+        return 0;
+    }
+    return 1;
+}
+
+/* Closes the input: from here on, output is squeezed. */
+static int close_input(ksum_ctx *c)
+{
+    mode_params p = params_of(&c->set);
+
+    if (!absorbing(c, "output"))
+        return 0;
+    if (!ops_of(c)->finish(c->state, &p, c->set.outlen, c->set.xof)) {
+        KSUM_RAISE(c->prov, KSUM_R_ELEMENT_LENGTH,
+                   "the element announced is not complete");
+        return 0;
+    }
+    c->phase = PHASE_SQUEEZING;
+    return 1;
+}
+
+int ksum_ctx_final(ksum_ctx *c, unsigned char *out, size_t *outl, size_t outsz)
+{
+    if (c->phase == PHASE_SQUEEZING) {
+        KSUM_RAISE(c->prov, KSUM_R_ALREADY_FINISHED,
+                   "final after squeeze; initialize again");
+        return 0;
+    }
+    if (!need_outlen(c))
+        return 0;
+    if (outsz < c->set.outlen) {
+        KSUM_RAISE(c->prov, KSUM_R_OUTPUT_BUFFER_TOO_SMALL,
+                   "need %zu bytes, have %zu", c->set.outlen, outsz);
+        return 0;
+    }
+    if (!close_input(c))
+        return 0;
+    ops_of(c)->squeeze(c->state, out, c->set.outlen);
+    c->phase = PHASE_FINISHED;
+    *outl = c->set.outlen;
+    return 1;
+}
+
+int ksum_ctx_squeeze(ksum_ctx *c, unsigned char *out, size_t len)
+{
+    if (c->phase != PHASE_SQUEEZING && !close_input(c))
+        return 0;
+    ops_of(c)->squeeze(c->state, out, len);
+    return 1;
+}
+
+/* ---- readable parameters ---- */
+
+static int get_squeeze(ksum_ctx *c, OSSL_PARAM *p)
+{
+    if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data == NULL) {
+        KSUM_RAISE(c->prov, KSUM_R_BAD_PARAM_TYPE,
+                   "'%s' needs an octet buffer", p->key);
+        return 0;
+    }
+    if (!ksum_ctx_squeeze(c, p->data, p->data_size))
+        return 0;
+    p->return_size = p->data_size;
+    return 1;
+}
+
+static int get_domain(const ksum_ctx *c, OSSL_PARAM params[])
+{
+    const char *keys[] = {KSUM_PARAM_DOMAIN, KSUM_PARAM_DOMAIN_SEPARATOR};
+
+    for (size_t i = 0; i < 2; i++) {
+        OSSL_PARAM *p = OSSL_PARAM_locate(params, keys[i]);
+        if (p != NULL && !OSSL_PARAM_set_uint(p, c->set.domain))
+            return 0;
+    }
+    return 1;
+}
+
+int ksum_ctx_get_params(ksum_ctx *c, OSSL_PARAM params[])
+{
+    OSSL_PARAM *p;
+
+    if ((p = OSSL_PARAM_locate(params, KSUM_PARAM_SQUEEZE)) != NULL &&
+        !get_squeeze(c, p))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_DIGEST_PARAM_XOFLEN)) != NULL &&
+        !OSSL_PARAM_set_size_t(p, c->set.outlen))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_DIGEST_PARAM_SIZE)) != NULL &&
+        !OSSL_PARAM_set_size_t(p, c->set.outlen))
+        return 0;
+    if ((c->alg->flags & ALG_MAC) &&
+        (p = OSSL_PARAM_locate(params, OSSL_MAC_PARAM_BLOCK_SIZE)) != NULL &&
+        !OSSL_PARAM_set_size_t(p, c->alg->mode->rate))
+        return 0;
+    if ((c->alg->mode->takes & MODE_DOMAIN) && !get_domain(c, params))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, KSUM_PARAM_BACKEND)) != NULL &&
+        !OSSL_PARAM_set_utf8_ptr(p, c->set.be->name))
+        return 0;
+    return 1;
+}

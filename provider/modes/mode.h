@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The one interface every mode offers the provider glue: a description
+ * (sponge parameters, default output length, the parameters it takes) and
+ * a small table of operations over a state of ops->state_size bytes.  The
+ * glue keeps one generic context over it and never looks inside a state.
+ *
+ * Adding a mode is one file in modes/ that defines its ops and its
+ * descriptions, plus a row per algorithm in the glue's table.
+ *
+ * Return convention of this layer: operations that can refuse their input
+ * return int, 1 for done and 0 for refused with the state unchanged; the
+ * others return void and cannot fail.  No operation allocates memory.
+ *
+ * A state owns no memory, so a copy is memcpy and a wipe is clearing its
+ * state_size bytes; the only pointer in it is the worker pool a tree mode
+ * borrows, which the glue attaches again to a copy.
+ */
+#ifndef KSUM_MODE_H
+#define KSUM_MODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../sponge/sponge.h"
+#include "parallel.h"
+
+/* The parameters a mode takes (bits of mode_desc.takes), each with the one
+ * time it may be set, the same for every mode:
+ *   MODE_OUTLEN, MODE_XOF  until the output is produced (final or squeeze)
+ *   MODE_CUSTOM, MODE_FNAME, MODE_KEY, MODE_BLOCK, MODE_DOMAIN
+ *                          before the first byte is absorbed
+ *   MODE_THREADS           any time (speed only)
+ *   MODE_ELEMENT           between elements (ops->announce)            */
+enum {
+    MODE_OUTLEN = 1 << 0,   /* variable output length */
+    MODE_XOF = 1 << 1,      /* the XOF variant of a fixed-length function */
+    MODE_CUSTOM = 1 << 2,   /* customization string S */
+    MODE_FNAME = 1 << 3,    /* function name N */
+    MODE_KEY = 1 << 4,      /* key K */
+    MODE_BLOCK = 1 << 5,    /* block size B */
+    MODE_DOMAIN = 1 << 6,   /* domain byte D */
+    MODE_THREADS = 1 << 7,  /* worker threads for tree leaves */
+    MODE_ELEMENT = 1 << 8,  /* announced element lengths (TupleHash) */
+    MODE_TEXT = 1 << 9,     /* S and N are text in OpenSSL's own API */
+};
+
+/* The values of the parameters fixed before the first byte. */
+typedef struct mode_params {
+    const uint8_t *custom, *fname, *key;
+    size_t custom_len, fname_len, key_len;
+    size_t block_size;      /* B, at least 1 */
+    uint8_t domain;         /* D, 0x01..0x7F */
+} mode_params;
+
+typedef struct mode_desc mode_desc;
+
+typedef struct mode_ops {
+    size_t state_size;
+    void (*start)(void *st, const mode_desc *d, const keccak_backend *be,
+                  const mode_params *p);
+    int (*absorb)(void *st, const uint8_t *in, size_t len);
+    /* Closes the input; outlen is in bytes (ignored in XOF mode). */
+    int (*finish)(void *st, const mode_params *p, uint64_t outlen, int xof);
+    void (*squeeze)(void *st, uint8_t *out, size_t len);
+    /* Tree modes: hash leaves on up to `threads` threads (0: every CPU)
+     * with helpers from pool (NULL: the caller alone).  NULL otherwise. */
+    void (*attach_workers)(void *st, worker_pool *pool, unsigned threads);
+    /* MODE_ELEMENT: the next element is len bytes, given by any number of
+     * absorb calls.  NULL otherwise. */
+    int (*announce)(void *st, uint64_t len);
+} mode_ops;
+
+struct mode_desc {
+    const mode_ops *ops;
+    uint16_t rate;          /* bytes per block of the sponge the output comes from */
+    uint8_t rounds;
+    uint8_t domain;         /* the sponge's domain byte, or D's default */
+    uint16_t strength;      /* 128 or 256: SP 800-185 and the K12 family */
+    size_t outlen;          /* default output bytes */
+    unsigned takes;         /* MODE_* bits */
+    const void *extra;      /* what one mode needs besides (K12: its tree) */
+};
+
+/* The modes and their algorithms. */
+extern const mode_desc mode_sha3_224, mode_sha3_256, mode_sha3_384,
+    mode_sha3_512, mode_keccak_224, mode_keccak_256, mode_keccak_384,
+    mode_keccak_512, mode_shake128, mode_shake256, mode_rawshake128,
+    mode_rawshake256, mode_turboshake128, mode_turboshake256;     /* fips202.c */
+extern const mode_desc mode_cshake128, mode_cshake256, mode_kmac128,
+    mode_kmac256;                                                  /* cshake.c */
+extern const mode_desc mode_parallelhash128, mode_parallelhash256; /* parallelhash.c */
+extern const mode_desc mode_kt128, mode_kt256, mode_m14;           /* kangaroo.c */
+extern const mode_desc mode_tuplehash128, mode_tuplehash256;       /* tuplehash.c */
+
+#endif
