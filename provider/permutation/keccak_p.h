@@ -6,8 +6,12 @@
  * that absorbs whole blocks.  The four-way form keeps the states
  * lane-interleaved (lane i of state j at s[4 * i + j]) as XKCP's
  * "parallel states" do, so a SIMD backend loads one lane of all four states
- * with one vector load.  Every backend gives bit-identical results to the
- * portable one; tests/c/test_core.c checks that.
+ * with one vector load.  The multi-state absorb instead takes separate
+ * states, as the sponges of independent messages hold them: a SIMD backend
+ * transposes them into its registers once a call, which costs far less than
+ * one block, and no caller keeps an interleaved copy.  Every backend gives
+ * bit-identical results to the portable one; tests/c/test_core.c checks
+ * that.
  */
 #ifndef KSUM_KECCAK_P_H
 #define KSUM_KECCAK_P_H
@@ -36,7 +40,8 @@ typedef struct keccak_backend {
      * block from in[j] and is permuted after each.  A lane whose in[j] is
      * NULL is idle: s[j] and rate[j] are not used.  Rates may differ (each
      * one a rate the single-state absorb takes: 72, 104, 136, 144 or 168);
-     * rounds are shared.  The states must not overlap. */
+     * rounds are shared.  The states must not overlap.  How the active
+     * lanes share the kernel is the backend's choice, from its costs. */
     void (*absorb_multi)(uint64_t *const s[KECCAK_PAR], unsigned rounds,
                          const unsigned rate[KECCAK_PAR],
                          const uint8_t *const in[KECCAK_PAR], size_t nblocks);
