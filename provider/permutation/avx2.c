@@ -102,7 +102,145 @@ static void avx2_absorb_x4(uint64_t s[KECCAK_PAR * KECCAK_STATE_LANES],
     store_states(s, st);
 }
 
+/*
+ * Four separate states, as the sponges of four messages hold them, in and
+ * out of the registers once per call: a 4x4 transpose of 64-bit words turns
+ * four rows of four words (one row per state) into four vectors of one word
+ * from each state, and is its own inverse.
+ */
+static inline void transpose4(__m256i v[4])
+{
+    __m256i t0 = _mm256_unpacklo_epi64(v[0], v[1]); /* a0 b0 a2 b2 */
+    __m256i t1 = _mm256_unpackhi_epi64(v[0], v[1]); /* a1 b1 a3 b3 */
+    __m256i t2 = _mm256_unpacklo_epi64(v[2], v[3]); /* c0 d0 c2 d2 */
+    __m256i t3 = _mm256_unpackhi_epi64(v[2], v[3]); /* c1 d1 c3 d3 */
+
+    v[0] = _mm256_permute2x128_si256(t0, t2, 0x20);
+    v[1] = _mm256_permute2x128_si256(t1, t3, 0x20);
+    v[2] = _mm256_permute2x128_si256(t0, t2, 0x31);
+    v[3] = _mm256_permute2x128_si256(t1, t3, 0x31);
+}
+
+static void load_rows(__m256i st[KECCAK_STATE_LANES], uint64_t *const s[KECCAK_PAR])
+{
+    for (unsigned i = 0; i + 4 <= KECCAK_STATE_LANES; i += 4) {
+        for (unsigned j = 0; j < KECCAK_PAR; j++)
+            st[i + j] = _mm256_loadu_si256((const __m256i *)(s[j] + i));
+        transpose4(st + i);
+    }
+    st[24] = _mm256_set_epi64x((long long)s[3][24], (long long)s[2][24],
+                               (long long)s[1][24], (long long)s[0][24]);
+}
+
+static void store_rows(uint64_t *const s[KECCAK_PAR], __m256i st[KECCAK_STATE_LANES])
+{
+    uint64_t last[KECCAK_PAR];
+
+    for (unsigned i = 0; i + 4 <= KECCAK_STATE_LANES; i += 4) {
+        transpose4(st + i);
+        for (unsigned j = 0; j < KECCAK_PAR; j++)
+            _mm256_storeu_si256((__m256i *)(s[j] + i), st[i + j]);
+    }
+    _mm256_storeu_si256((__m256i *)last, st[24]);
+    for (unsigned j = 0; j < KECCAK_PAR; j++)
+        s[j][24] = last[j];
+}
+
+/* The inputs of a multi-state absorb.  Idle lanes read zeros from
+ * zero_block and never advance, so every lane can be loaded alike. */
+typedef struct multi_in {
+    const uint8_t *p[KECCAK_PAR];
+    unsigned rate[KECCAK_PAR];  /* bytes to advance a block; 0 when idle */
+    unsigned words[KECCAK_PAR]; /* input words a block; all 25 when idle */
+    unsigned min_words, max_words; /* over the active lanes */
+} multi_in;
+
+static const uint8_t zero_block[8 * KECCAK_STATE_LANES];
+
+static inline long long word_or_zero(const multi_in *in, unsigned j, unsigned i)
+{
+    return i < in->words[j] ? load64(in->p[j] + 8 * i) : 0;
+}
+
+/* Words all active lanes have are loaded four at a time from each input and
+ * transposed; the words only some have (mixed rates), one by one. */
+static void xor_block(__m256i st[KECCAK_STATE_LANES], const multi_in *in)
+{
+    unsigned i = 0;
+
+    for (; i + 4 <= in->min_words; i += 4) {
+        __m256i v[4];
+        for (unsigned j = 0; j < KECCAK_PAR; j++)
+            v[j] = _mm256_loadu_si256((const __m256i *)(in->p[j] + 8 * i));
+        transpose4(v);
+        for (unsigned j = 0; j < 4; j++)
+            st[i + j] = _mm256_xor_si256(st[i + j], v[j]);
+    }
+    for (; i < in->max_words; i++)
+        st[i] = _mm256_xor_si256(
+            st[i], _mm256_set_epi64x(word_or_zero(in, 3, i), word_or_zero(in, 2, i),
+                                     word_or_zero(in, 1, i), word_or_zero(in, 0, i)));
+}
+
+/* Sets up in and returns the number of active lanes; idle lanes get the
+ * state scratch, whose result is thrown away. */
+static unsigned multi_setup(multi_in *in, uint64_t *s[KECCAK_PAR],
+                            uint64_t *const state[KECCAK_PAR], uint64_t *scratch,
+                            const unsigned rate[KECCAK_PAR],
+                            const uint8_t *const data[KECCAK_PAR])
+{
+    unsigned active = 0;
+
+    in->min_words = KECCAK_STATE_LANES;
+    in->max_words = 0;
+    for (unsigned j = 0; j < KECCAK_PAR; j++) {
+        int idle = data[j] == NULL;
+        unsigned words = idle ? KECCAK_STATE_LANES : rate[j] / 8;
+        s[j] = idle ? scratch : state[j];
+        in->p[j] = idle ? zero_block : data[j];
+        in->rate[j] = idle ? 0 : rate[j];
+        in->words[j] = words;
+        if (!idle) {
+            active++;
+            in->min_words = words < in->min_words ? words : in->min_words;
+            in->max_words = words > in->max_words ? words : in->max_words;
+        }
+    }
+    return active;
+}
+
+/*
+ * Measured with bench/bench_core (rate 136, 24 rounds, TSC cycles, AMD
+ * EPYC Zen 4, gcc release build, best of 3000 samples; clang within 5%,
+ * same conclusion): one state absorbs a block in 644; four
+ * states side by side in 1016 a step, whether 4, 3, 2 or 1 lanes are
+ * active (254, 339, 508 and 1016 a message block).  So two or more active
+ * lanes share the 4-way permutation, and a lone lane goes on alone.
+ */
+static void avx2_absorb_multi(uint64_t *const state[KECCAK_PAR], unsigned rounds,
+                              const unsigned rate[KECCAK_PAR],
+                              const uint8_t *const data[KECCAK_PAR], size_t nblocks)
+{
+    uint64_t scratch[KECCAK_STATE_LANES] = {0}, *s[KECCAK_PAR];
+    __m256i st[KECCAK_STATE_LANES];
+    multi_in in;
+    unsigned active = multi_setup(&in, s, state, scratch, rate, data);
+
+    if (active < 2) {
+        keccak_bmi2_absorb_multi(state, rounds, rate, data, nblocks);
+        return;
+    }
+    load_rows(st, s);
+    for (; nblocks > 0; nblocks--) {
+        xor_block(st, &in);
+        permute_vec(st, rounds);
+        for (unsigned j = 0; j < KECCAK_PAR; j++)
+            in.p[j] += in.rate[j];
+    }
+    store_rows(s, st);
+}
+
 const keccak_backend keccak_avx2_backend = {
     "avx2", keccak_bmi2_permute, keccak_bmi2_absorb,
-    avx2_permute_x4, avx2_absorb_x4,
+    avx2_permute_x4, avx2_absorb_x4, avx2_absorb_multi,
 };

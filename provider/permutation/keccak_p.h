@@ -6,8 +6,12 @@
  * that absorbs whole blocks.  The four-way form keeps the states
  * lane-interleaved (lane i of state j at s[4 * i + j]) as XKCP's
  * "parallel states" do, so a SIMD backend loads one lane of all four states
- * with one vector load.  Every backend gives bit-identical results to the
- * portable one; tests/c/test_backends.c checks that.
+ * with one vector load.  The multi-state absorb instead takes separate
+ * states, as the sponges of independent messages hold them: a SIMD backend
+ * transposes them into its registers once a call, which costs far less than
+ * one block, and no caller keeps an interleaved copy.  Every backend gives
+ * bit-identical results to the portable one; tests/c/test_core.c checks
+ * that.
  */
 #ifndef KSUM_KECCAK_P_H
 #define KSUM_KECCAK_P_H
@@ -31,6 +35,16 @@ typedef struct keccak_backend {
     void (*absorb_x4)(uint64_t s[KECCAK_PAR * KECCAK_STATE_LANES],
                       unsigned rounds, unsigned rate,
                       const uint8_t *const in[KECCAK_PAR], size_t nblocks);
+    /* Up to KECCAK_PAR separate (not interleaved) states absorbing nblocks
+     * whole blocks each, side by side: state s[j] takes rate[j] bytes a
+     * block from in[j] and is permuted after each.  A lane whose in[j] is
+     * NULL is idle: s[j] and rate[j] are not used.  Rates may differ (each
+     * one a rate the single-state absorb takes: 72, 104, 136, 144 or 168);
+     * rounds are shared.  The states must not overlap.  How the active
+     * lanes share the kernel is the backend's choice, from its costs. */
+    void (*absorb_multi)(uint64_t *const s[KECCAK_PAR], unsigned rounds,
+                         const unsigned rate[KECCAK_PAR],
+                         const uint8_t *const in[KECCAK_PAR], size_t nblocks);
 } keccak_backend;
 
 /* The backend chosen once from the CPU and KSUM_SIMD (portable|bmi2|avx2). */
@@ -59,10 +73,19 @@ void keccak_portable_absorb_x4(uint64_t s[KECCAK_PAR * KECCAK_STATE_LANES],
                                unsigned rounds, unsigned rate,
                                const uint8_t *const in[KECCAK_PAR],
                                size_t nblocks);
+void keccak_portable_absorb_multi(uint64_t *const s[KECCAK_PAR],
+                                  unsigned rounds,
+                                  const unsigned rate[KECCAK_PAR],
+                                  const uint8_t *const in[KECCAK_PAR],
+                                  size_t nblocks);
 #ifdef KSUM_HAVE_X86_SIMD
 void keccak_bmi2_permute(uint64_t s[KECCAK_STATE_LANES], unsigned rounds);
 void keccak_bmi2_absorb(uint64_t s[KECCAK_STATE_LANES], unsigned rounds,
                         unsigned rate, const uint8_t *in, size_t nblocks);
+void keccak_bmi2_absorb_multi(uint64_t *const s[KECCAK_PAR], unsigned rounds,
+                              const unsigned rate[KECCAK_PAR],
+                              const uint8_t *const in[KECCAK_PAR],
+                              size_t nblocks);
 #endif
 
 /* Round constants of Keccak-f[1600]; Keccak-p[1600, n] uses the last n. */

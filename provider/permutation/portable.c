@@ -63,4 +63,5 @@ void keccak_portable_absorb_x4(uint64_t s[KECCAK_PAR * KECCAK_STATE_LANES],
 const keccak_backend keccak_portable_backend = {
     "portable", keccak_portable_permute, keccak_portable_absorb,
     keccak_portable_permute_x4, keccak_portable_absorb_x4,
+    keccak_portable_absorb_multi,
 };

@@ -32,6 +32,17 @@ void sponge_fill_block(sponge *sp);
 /* Pads on the first call; any number of calls squeeze a continuous stream. */
 void sponge_squeeze(sponge *sp, void *out, size_t len);
 
+/* Absorbs in[j] (len[j] bytes; in[j] may be NULL when len[j] is 0) into
+ * sp[j] for every j < n, leaving each sponge exactly as
+ * sponge_absorb(sp[j], in[j], len[j]) would, but with the whole blocks of
+ * up to KECCAK_PAR sponges absorbed side by side (sponge_multi.c).  The
+ * sponges may differ in rate and domain byte; they must be distinct and not
+ * squeezing, and should have equal rounds (groups that do not are absorbed
+ * one sponge after another).  Groups of KECCAK_PAR run in turn; the backend
+ * of sp[0] runs each group (every backend gives the same result). */
+void sponge_absorb_multi(sponge *const sp[], const uint8_t *const in[],
+                         const size_t len[], unsigned n);
+
 /* Hashes KECCAK_PAR messages of len bytes each, one sponge per message with
  * the same parameters, into outlen bytes each: the leaves of tree modes. */
 void sponge_hash_x4(const keccak_backend *be, unsigned rate, unsigned rounds,

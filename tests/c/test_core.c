@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Tests of the Keccak core below the provider: every backend against the
- * portable one, the sponge on every backend, and the length encoders at
- * their limits.  Run on random inputs from a fixed seed.
+ * portable one, the sponge on every backend (also several sponges absorbing
+ * together), and the length encoders at their limits.  Run on random inputs from a fixed seed.
  */
 #include "../../provider/modes/kangaroo.h"
 #include "../../provider/modes/sp800_185.h"
@@ -76,6 +76,173 @@ static void compare_hash_x4(const keccak_backend *be)
             }
         }
     }
+    free(buf);
+}
+
+/* The backend's multi-state absorb against the portable one, with idle
+ * lanes (whose states must stay as they were) and mixed rates. */
+static void compare_absorb_multi(const keccak_backend *be)
+{
+    static uint8_t in[4][3 * 168];
+
+    for (int trial = 0; trial < 200; trial++) {
+        uint64_t a[4][25], b[4][25];
+        uint64_t *const sa[4] = {a[0], a[1], a[2], a[3]};
+        uint64_t *const sb[4] = {b[0], b[1], b[2], b[3]};
+        const uint8_t *ins[4];
+        unsigned rate[4], r = trial % 2 ? 12 : 24;
+        size_t blocks = test_random_u64() % 4;
+
+        test_random((uint8_t *)a, sizeof a);
+        test_random((uint8_t *)in, sizeof in);
+        memcpy(b, a, sizeof a);
+        for (int j = 0; j < 4; j++) {
+            int same = trial % 4 < 2 && j > 0;
+            rate[j] = same ? rate[0] : rates[test_random_u64() % 5];
+            ins[j] = test_random_u64() % 4 == 0 ? NULL : in[j];
+        }
+        be->absorb_multi(sa, r, rate, ins, blocks);
+        for (int j = 0; j < 4; j++)
+            CHECK(ins[j] != NULL || memcmp(a[j], b[j], sizeof a[j]) == 0,
+                  "%s absorb_multi touched idle lane %d", be->name, j);
+        keccak_portable_absorb_multi(sb, r, rate, ins, blocks);
+        CHECK(memcmp(a, b, sizeof a) == 0, "%s absorb_multi trial %d", be->name, trial);
+    }
+}
+
+/* Up to six sponges absorbed together on one backend and one by one on the
+ * portable one; each starts with a random partial block. */
+#define MULTI_MAX 6
+typedef struct multi_case {
+    sponge got[MULTI_MAX], want[MULTI_MAX];
+    const uint8_t *in[MULTI_MAX];
+    size_t len[MULTI_MAX];
+    unsigned n;
+} multi_case;
+
+static const uint8_t *multi_input(const uint8_t *buf, size_t size, size_t len)
+{
+    return len == 0 ? NULL : buf + test_random_u64() % (size - len + 1);
+}
+
+/* 0 to 3 blocks, near a block boundary half of the time; or up to 1 MiB. */
+static size_t multi_length(unsigned rate, int long_input)
+{
+    size_t len;
+
+    if (long_input)
+        return test_random_u64() % ((1 << 20) + 1);
+    if (test_random_u64() % 2)
+        return test_random_u64() % (3 * rate + 1);
+    len = (test_random_u64() % 4) * rate + test_random_u64() % 5;
+    return len < 2 ? 0 : len - 2;
+}
+
+static void multi_start(multi_case *c, const keccak_backend *be, unsigned r,
+                        int mixed, const uint8_t *buf, size_t size)
+{
+    static const uint8_t domains[] = {0x06, 0x1F, 0x07, 0x01, 0x04, 0x0B};
+    unsigned rate = rates[test_random_u64() % 5];
+
+    for (unsigned j = 0; j < c->n; j++) {
+        uint8_t domain = domains[test_random_u64() % 6];
+        size_t fill;
+        const uint8_t *p;
+        if (mixed)
+            rate = rates[test_random_u64() % 5];
+        sponge_init(&c->got[j], be, rate, r, domain);
+        sponge_init(&c->want[j], &keccak_portable_backend, rate, r, domain);
+        fill = test_random_u64() % (2 * rate);
+        p = multi_input(buf, size, fill);
+        sponge_absorb(&c->got[j], p, fill);
+        sponge_absorb(&c->want[j], p, fill);
+    }
+}
+
+/* One multi call on got, the same bytes one sponge at a time on want:
+ * lanes of random lengths finishing at different times, or of one. */
+static void multi_absorb(multi_case *c, int long_input, const uint8_t *buf,
+                         size_t size)
+{
+    sponge *sp[MULTI_MAX];
+    int same = test_random_u64() % 4 == 0;
+    size_t len0 = multi_length(c->got[0].rate, long_input);
+
+    for (unsigned j = 0; j < c->n; j++) {
+        sp[j] = &c->got[j];
+        c->len[j] = same ? len0 : multi_length(c->got[j].rate, long_input);
+        c->in[j] = multi_input(buf, size, c->len[j]);
+        sponge_absorb(&c->want[j], c->in[j], c->len[j]);
+    }
+    sponge_absorb_multi(sp, c->in, c->len, c->n);
+}
+
+static void multi_check(multi_case *c, const char *what)
+{
+    for (unsigned j = 0; j < c->n; j++) {
+        sponge *g = &c->got[j], *w = &c->want[j];
+        uint8_t out_g[400], out_w[400];
+        size_t outlen = 1 + test_random_u64() % sizeof out_g;
+        CHECK(memcmp(g->s, w->s, sizeof g->s) == 0 && g->pos == w->pos &&
+                  g->squeezing == w->squeezing,
+              "%s %s: lane %u of %u, rate %u rounds %u, state", g->be->name, what,
+              j, c->n, g->rate, g->rounds);
+        sponge_squeeze(g, out_g, outlen);
+        sponge_squeeze(w, out_w, outlen);
+        CHECK(memcmp(out_g, out_w, outlen) == 0, "%s %s: lane %u, squeeze",
+              g->be->name, what, j);
+    }
+}
+
+static void multi_trial(const keccak_backend *be, unsigned n, unsigned r,
+                        int mixed, int long_input, const uint8_t *buf, size_t size)
+{
+    multi_case c;
+    int calls = 1 + (int)(test_random_u64() % 3);
+
+    c.n = n;
+    multi_start(&c, be, r, mixed, buf, size);
+    for (int i = 0; i < calls; i++)
+        multi_absorb(&c, long_input, buf, size);
+    multi_check(&c, long_input ? "absorb_multi long" : "absorb_multi");
+}
+
+/* Sponges of unequal rounds in one call take the one-by-one path. */
+static void multi_unequal_rounds(const keccak_backend *be, const uint8_t *buf,
+                                 size_t size)
+{
+    multi_case c;
+    sponge *sp[4] = {&c.got[0], &c.got[1], &c.got[2], &c.got[3]};
+
+    c.n = 4;
+    multi_start(&c, be, 24, 1, buf, size);
+    for (unsigned j = 1; j < 4; j += 2) {
+        sponge_init(&c.got[j], be, c.got[j].rate, 12, c.got[j].domain);
+        sponge_init(&c.want[j], &keccak_portable_backend, c.got[j].rate, 12,
+                    c.got[j].domain);
+    }
+    for (unsigned j = 0; j < 4; j++) {
+        c.len[j] = multi_length(c.got[j].rate, 0) + 500;
+        c.in[j] = multi_input(buf, size, c.len[j]);
+        sponge_absorb(&c.want[j], c.in[j], c.len[j]);
+    }
+    sponge_absorb_multi(sp, c.in, c.len, 4);
+    multi_check(&c, "absorb_multi unequal rounds");
+}
+
+static void compare_sponge_multi(const keccak_backend *be)
+{
+    const size_t size = (size_t)2 << 20;
+    uint8_t *buf = malloc(size);
+
+    test_random(buf, size);
+    for (int i = 0; i < 400; i++) {
+        unsigned n = i % 8 == 0 ? 1 + (unsigned)(test_random_u64() % MULTI_MAX) : 4;
+        multi_trial(be, n, i % 2 ? 12 : 24, i % 4 >= 2, 0, buf, size);
+    }
+    for (int i = 0; i < 4; i++)
+        multi_trial(be, 4, i % 2 ? 12 : 24, i >= 2, 1, buf, size);
+    multi_unequal_rounds(be, buf, size);
     free(buf);
 }
 
@@ -171,6 +338,8 @@ int main(void)
         printf("backend %s\n", be->name);
         compare_backend(be);
         compare_hash_x4(be);
+        compare_absorb_multi(be);
+        compare_sponge_multi(be);
     }
     printf("active backend: %s\n", keccak_backend_active()->name);
     test_squeeze_pieces();
