@@ -53,9 +53,10 @@ static const mode_ops kmac_ops = {sizeof(sponge), kmac_start, absorb,
 #define CSHAKE(strength)                                                     \
     {&cshake_ops, RATE(strength), 24, 0x04, strength, (strength) / 8,        \
      MODE_OUTLEN | MODE_CUSTOM | MODE_FNAME | MODE_TEXT, NULL}
-/* KMAC's default output is OpenSSL's: 2 * strength bits. */
+/* ksumprov's own KMAC default is the original ksum's, strength bits; the
+ * glue gives OpenSSL's 2 * strength bits where OpenSSL's KMAC is. */
 #define KMAC(strength)                                                       \
-    {&kmac_ops, RATE(strength), 24, 0x04, strength, (strength) / 4,          \
+    {&kmac_ops, RATE(strength), 24, 0x04, strength, (strength) / 8,          \
      MODE_OUTLEN | MODE_XOF | MODE_CUSTOM | MODE_KEY, NULL}
 
 const mode_desc mode_cshake128 = CSHAKE(128);

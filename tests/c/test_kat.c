@@ -273,6 +273,66 @@ static void run_kmac(const char *file, const char *alg, int xof)
     vector_close(&vf);
 }
 
+/* One TupleHash record: every "Tuple" field is an element.  streamed: each
+ * element's length is announced first and its bytes come one at a time. */
+static void tuplehash_record(const char *file, const char *alg, int xof,
+                             const vector_file *vf, int streamed)
+{
+    EVP_MD *md = EVP_MD_fetch(lib, alg, PROPS);
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    char *s = unquote(field(vf, "S"));
+    size_t wl;
+    uint8_t *want = hex_decode(field(vf, "Out"), &wl), got[256];
+    int xof_mode = xof;
+    /* upstream OpenSSL's name and string type for S */
+    OSSL_PARAM params[] = {
+        OSSL_PARAM_construct_utf8_string(KSUM_PARAM_CUSTOMIZATION, s, 0),
+        OSSL_PARAM_construct_int(KSUM_PARAM_XOF, &xof_mode),
+        OSSL_PARAM_construct_end()};
+    int ok = md != NULL && ctx != NULL && EVP_DigestInit_ex2(ctx, md, params);
+
+    for (int i = 0; ok && i < vf->rec.n; i++) {
+        size_t len;
+        uint8_t *elem;
+        if (strcmp(vf->rec.key[i], "Tuple") != 0)
+            continue;
+        elem = hex_decode(vf->rec.value[i], &len);
+        if (streamed) {
+            uint64_t n = len;
+            OSSL_PARAM a[] = {OSSL_PARAM_construct_uint64(KSUM_PARAM_ELEMENT_LENGTH, &n),
+                              OSSL_PARAM_construct_end()};
+            ok = EVP_MD_CTX_set_params(ctx, a);
+            for (size_t j = 0; ok && j < len; j++)
+                ok = EVP_DigestUpdate(ctx, elem + j, 1);
+        } else {
+            ok = EVP_DigestUpdate(ctx, elem, len);
+        }
+        free(elem);
+    }
+    ok = ok && EVP_DigestFinalXOF(ctx, got, wl);
+    CHECK(ok && memcmp(got, want, wl) == 0, "%s %s%s: got %s", file, alg,
+          streamed ? " (streamed)" : "", hex_of(got, wl));
+    EVP_MD_CTX_free(ctx);
+    EVP_MD_free(md);
+    free(s), free(want);
+}
+
+static void run_tuplehash(const char *file, const char *alg, int xof)
+{
+    vector_file vf;
+    int count = 0;
+
+    if (!open_vectors(&vf, file))
+        return;
+    while (vector_next(&vf)) {
+        tuplehash_record(file, alg, xof, &vf, 0);
+        tuplehash_record(file, alg, xof, &vf, 1);
+        count++;
+    }
+    CHECK(count > 0, "%s had no vectors", file);
+    vector_close(&vf);
+}
+
 /* ptn(n): 00 01 .. FA repeated; MPattern ff means FF bytes. */
 static uint8_t *pattern(const char *hex, size_t n)
 {
@@ -407,6 +467,11 @@ int main(int argc, char **argv)
         run_kmac(file, alg, 0);
         snprintf(file, sizeof file, "SP800-185/KMACXOF_%s_samples.txt", s);
         run_kmac(file, alg, 1);
+        snprintf(alg, sizeof alg, "TUPLEHASH%s", s);
+        snprintf(file, sizeof file, "SP800-185/Tuple_Hash_%s_samples.txt", s);
+        run_tuplehash(file, alg, 0);
+        snprintf(file, sizeof file, "SP800-185/Tuple_Hash_XOF_%s_samples.txt", s);
+        run_tuplehash(file, alg, 1);
     }
     run_kangaroo();
     run_rfc9861();

@@ -399,6 +399,242 @@ static void test_bad_params(void)
     EVP_MD_free(md);
 }
 
+/* The text of the error on the queue contains want; the queue is cleared. */
+static int error_says(const char *want)
+{
+    const char *data = NULL;
+    int flags = 0;
+    unsigned long e = ERR_peek_error_data(&data, &flags);
+    int found = e != 0 && data != NULL && strstr(data, want) != NULL;
+
+    if (!found)
+        fprintf(stderr, "expected an error saying '%s', got '%s'\n", want,
+                data ? data : "(none)");
+    ERR_clear_error();
+    return found;
+}
+
+static int digest_hex(const char *name, const OSSL_PARAM *params,
+                      const char *msg, size_t outlen, char *hex)
+{
+    EVP_MD *md = EVP_MD_fetch(lib, name, OURS);
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    uint8_t out[64];
+    int ok = md != NULL && ctx != NULL && EVP_DigestInit_ex2(ctx, md, params) &&
+             EVP_DigestUpdate(ctx, msg, strlen(msg)) &&
+             EVP_DigestFinalXOF(ctx, out, outlen);
+
+    strcpy(hex, ok ? hex_of(out, outlen) : "failed");
+    EVP_MD_CTX_free(ctx);
+    EVP_MD_free(md);
+    return ok;
+}
+
+/* Issue reproductions: NULL data with a length, a NULL string, must be
+ * errors, never a crash (they were: memcpy and strcmp on NULL). */
+static void test_null_parameters(void)
+{
+    OSSL_PARAM custom[] = {OSSL_PARAM_construct_octet_string("custom", NULL, 5),
+                           OSSL_PARAM_construct_end()};
+    OSSL_PARAM customization[] = {
+        OSSL_PARAM_construct_utf8_string("customization", NULL, 5),
+        OSSL_PARAM_construct_end()};
+    OSSL_PARAM fname[] = {OSSL_PARAM_construct_octet_string("function-name", NULL, 1),
+                          OSSL_PARAM_construct_end()};
+    OSSL_PARAM backend[] = {OSSL_PARAM_construct_utf8_string("backend", NULL, 0),
+                            OSSL_PARAM_construct_end()};
+    OSSL_PARAM key[] = {OSSL_PARAM_construct_octet_string("key", NULL, 4),
+                        OSSL_PARAM_construct_end()};
+    EVP_MAC *mac = EVP_MAC_fetch(lib, "KMAC128", OURS);
+    EVP_MAC_CTX *mctx = EVP_MAC_CTX_new(mac);
+
+    CHECK(init_fails("CSHAKE128", custom), "custom NULL, 5 accepted");
+    CHECK(init_fails("CSHAKE128", customization), "customization NULL, 5 accepted");
+    CHECK(init_fails("CSHAKE256", fname), "function-name NULL, 1 accepted");
+    CHECK(init_fails("SHA3-256", backend), "backend NULL accepted");
+    CHECK(mctx != NULL && !EVP_MAC_init(mctx, NULL, 0, key), "KMAC key NULL, 4 accepted");
+    CHECK(error_says("no data"), "KMAC key NULL message");
+    CHECK(!EVP_MAC_init(mctx, NULL, 0, backend), "KMAC backend NULL accepted");
+    ERR_clear_error();
+    EVP_MAC_CTX_free(mctx);
+    EVP_MAC_free(mac);
+}
+
+/* A failed set leaves the context as it was; range errors say so. */
+static void test_failed_set_changes_nothing(void)
+{
+    int two = 2, one = 1;
+    size_t b = 16;
+    char plain[129], after[129];
+    OSSL_PARAM xof2[] = {OSSL_PARAM_construct_int("xof", &two), OSSL_PARAM_construct_end()};
+    OSSL_PARAM mixed[] = {OSSL_PARAM_construct_octet_string("custom", "abc", 3),
+                          OSSL_PARAM_construct_size_t("block-size", &b),
+                          OSSL_PARAM_construct_int("xof", &two),
+                          OSSL_PARAM_construct_end()};
+    OSSL_PARAM twice[] = {OSSL_PARAM_construct_octet_string("custom", "abc", 3),
+                          OSSL_PARAM_construct_utf8_string("customization", "de", 0),
+                          OSSL_PARAM_construct_end()};
+    OSSL_PARAM de[] = {OSSL_PARAM_construct_octet_string("custom", "de", 2),
+                       OSSL_PARAM_construct_end()};
+    EVP_MD *md = EVP_MD_fetch(lib, "PARALLELHASH128", OURS);
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    EVP_MAC *mac = EVP_MAC_fetch(lib, "KMAC128", OURS);
+    EVP_MAC_CTX *mctx = EVP_MAC_CTX_new(mac);
+    uint8_t a[32], z[32];
+    size_t n = 0, m = 0;
+
+    /* KMAC: xof = 2 is out of range and leaves xof as it was (0). */
+    CHECK(EVP_MAC_init(mctx, (const uint8_t *)"key", 3, NULL) &&
+              !EVP_MAC_CTX_set_params(mctx, xof2),
+          "KMAC xof = 2 accepted");
+    CHECK(error_says("out of range"), "xof = 2 message");
+    CHECK(EVP_MAC_update(mctx, (const uint8_t *)"msg", 3) && EVP_MAC_final(mctx, a, &n, sizeof a),
+          "KMAC after a failed set");
+    CHECK(EVP_MAC_init(mctx, (const uint8_t *)"key", 3, NULL) &&
+              EVP_MAC_update(mctx, (const uint8_t *)"msg", 3) && EVP_MAC_final(mctx, z, &m, sizeof z) &&
+              n == m && memcmp(a, z, n) == 0,
+          "a failed xof = 2 changed the KMAC");
+
+    /* ParallelHash: a call whose last parameter is bad applies none. */
+    CHECK(digest_hex("PARALLELHASH128", NULL, "msg", 16, plain), "ParallelHash");
+    CHECK(EVP_DigestInit_ex2(ctx, md, NULL) && !EVP_MD_CTX_set_params(ctx, mixed),
+          "bad xof in a mixed call accepted");
+    CHECK(error_says("out of range"), "mixed call message");
+    CHECK(EVP_DigestUpdate(ctx, "msg", 3) && EVP_DigestFinalXOF(ctx, a, 16) &&
+              strcmp(hex_of(a, 16), plain) == 0,
+          "a failed call changed the context");
+
+    /* Both spellings of S in one call: the last wins, nothing leaks. */
+    CHECK(digest_hex("PARALLELHASH128", twice, "msg", 16, after) &&
+              digest_hex("PARALLELHASH128", de, "msg", 16, plain) &&
+              strcmp(after, plain) == 0,
+          "custom then customization in one call");
+
+    /* xoflen after final: "initialize again", not "before any data". */
+    OSSL_PARAM len[] = {OSSL_PARAM_construct_size_t("xoflen", &b),
+                        OSSL_PARAM_construct_end()};
+    CHECK(!EVP_MD_CTX_set_params(ctx, len), "xoflen after final accepted");
+    CHECK(error_says("initialize"), "xoflen after final message");
+    OSSL_PARAM xof1[] = {OSSL_PARAM_construct_int("xof", &one), OSSL_PARAM_construct_end()};
+    CHECK(!EVP_MD_CTX_set_params(ctx, xof1), "xof after final accepted");
+    ERR_clear_error();
+    EVP_MD_CTX_free(ctx);
+    EVP_MD_free(md);
+    EVP_MAC_CTX_free(mctx);
+    EVP_MAC_free(mac);
+}
+
+/* Code written for upstream OpenSSL: its names and types give the same
+ * results as ksumprov's own. */
+static void test_upstream_names(void)
+{
+    unsigned d = 0x0B;
+    char a[129], b[129];
+    OSSL_PARAM own_cshake[] = {
+        OSSL_PARAM_construct_octet_string("custom", "Email Signature", 15),
+        OSSL_PARAM_construct_octet_string("function-name", "N", 1),
+        OSSL_PARAM_construct_end()};
+    OSSL_PARAM up_cshake[] = {
+        OSSL_PARAM_construct_utf8_string("customization", "Email Signature", 0),
+        OSSL_PARAM_construct_utf8_string("function-name", "N", 0),
+        OSSL_PARAM_construct_end()};
+    OSSL_PARAM own_dom[] = {OSSL_PARAM_construct_uint("domain", &d),
+                            OSSL_PARAM_construct_end()};
+    OSSL_PARAM up_dom[] = {OSSL_PARAM_construct_uint("domain-separator", &d),
+                           OSSL_PARAM_construct_end()};
+    OSSL_PARAM own_kt[] = {OSSL_PARAM_construct_octet_string("custom", "C", 1),
+                           OSSL_PARAM_construct_end()};
+    OSSL_PARAM up_kt[] = {OSSL_PARAM_construct_octet_string("customization", "C", 1),
+                          OSSL_PARAM_construct_end()};
+
+    CHECK(digest_hex("CSHAKE128", own_cshake, "abc", 32, a) &&
+              digest_hex("CSHAKE-128", up_cshake, "abc", 32, b) && strcmp(a, b) == 0,
+          "cSHAKE: upstream names differ");
+    CHECK(digest_hex("TURBOSHAKE128", own_dom, "abc", 32, a) &&
+              digest_hex("TURBOSHAKE-128", up_dom, "abc", 32, b) && strcmp(a, b) == 0,
+          "TurboSHAKE: domain-separator differs");
+    CHECK(digest_hex("KT128", own_kt, "abc", 32, a) &&
+              digest_hex("KT-128", up_kt, "abc", 32, b) && strcmp(a, b) == 0,
+          "KT128: customization differs");
+
+    /* settable lists carry upstream's names and types */
+    EVP_MD *md = EVP_MD_fetch(lib, "CSHAKE128", OURS);
+    const OSSL_PARAM *s = EVP_MD_settable_ctx_params(md);
+    const OSSL_PARAM *c = OSSL_PARAM_locate_const(s, "customization");
+    const OSSL_PARAM *f = OSSL_PARAM_locate_const(s, "function-name");
+    CHECK(c != NULL && c->data_type == OSSL_PARAM_UTF8_STRING && f != NULL &&
+              f->data_type == OSSL_PARAM_UTF8_STRING,
+          "CSHAKE128 settable: customization and function-name as UTF-8");
+    CHECK(OSSL_PARAM_locate_const(s, "domain") == NULL, "CSHAKE128 lists domain");
+    EVP_MD_free(md);
+    md = EVP_MD_fetch(lib, "KT128", OURS);
+    c = OSSL_PARAM_locate_const(EVP_MD_settable_ctx_params(md), "customization");
+    CHECK(c != NULL && c->data_type == OSSL_PARAM_OCTET_STRING,
+          "KT128 settable: customization as an octet string");
+    EVP_MD_free(md);
+
+    /* TurboSHAKE's domain is readable under both names */
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    unsigned got1 = 0, got2 = 0;
+    OSSL_PARAM get[] = {OSSL_PARAM_construct_uint("domain-separator", &got1),
+                        OSSL_PARAM_construct_uint("domain", &got2),
+                        OSSL_PARAM_construct_end()};
+    md = EVP_MD_fetch(lib, "TURBOSHAKE256", OURS);
+    CHECK(EVP_DigestInit_ex2(ctx, md, up_dom) && EVP_MD_CTX_get_params(ctx, get) &&
+              got1 == 0x0B && got2 == 0x0B,
+          "TurboSHAKE domain readable");
+    EVP_MD_CTX_free(ctx);
+    EVP_MD_free(md);
+
+    /* ksumprov's own default beside OpenSSL's (KMAC: 16 against 32) */
+    EVP_MAC *mac = EVP_MAC_fetch(lib, "KMAC128", OURS);
+    size_t own = 0;
+    OSSL_PARAM dflt[] = {OSSL_PARAM_construct_size_t(KSUM_PARAM_DEFAULT_SIZE, &own),
+                         OSSL_PARAM_construct_end()};
+    CHECK(mac != NULL && EVP_MAC_get_params(mac, dflt) && own == 16,
+          "KMAC128 default-size %zu", own);
+    EVP_MAC_free(mac);
+}
+
+/* TupleHash's announced elements: the extension's errors. */
+static void test_tuplehash_elements(void)
+{
+    EVP_MD *md = EVP_MD_fetch(lib, "TUPLEHASH128", OURS);
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    uint64_t five = 5, zero = 0;
+    OSSL_PARAM ann5[] = {OSSL_PARAM_construct_uint64(KSUM_PARAM_ELEMENT_LENGTH, &five),
+                         OSSL_PARAM_construct_end()};
+    OSSL_PARAM ann0[] = {OSSL_PARAM_construct_uint64(KSUM_PARAM_ELEMENT_LENGTH, &zero),
+                         OSSL_PARAM_construct_end()};
+    uint8_t a[32], b[32];
+
+    CHECK(EVP_DigestInit_ex2(ctx, md, ann5) && EVP_DigestUpdate(ctx, "ab", 2) &&
+              !EVP_DigestUpdate(ctx, "cdef", 4),
+          "update past the announced element accepted");
+    CHECK(error_says("announced"), "too long element message");
+    CHECK(!EVP_MD_CTX_set_params(ctx, ann5), "announcement inside an element accepted");
+    ERR_clear_error();
+    CHECK(!EVP_DigestFinalXOF(ctx, a, 32), "final inside an element accepted");
+    ERR_clear_error();
+    /* the refused calls changed nothing: finish the element, then an empty one */
+    CHECK(EVP_DigestInit_ex2(ctx, md, ann5) && EVP_DigestUpdate(ctx, "ab", 2) &&
+              !EVP_DigestUpdate(ctx, "cdef", 4) && EVP_DigestUpdate(ctx, "cde", 3) &&
+              EVP_MD_CTX_set_params(ctx, ann0) && EVP_DigestFinalXOF(ctx, a, 32),
+          "element after refused calls");
+    ERR_clear_error();
+    CHECK(EVP_DigestInit_ex2(ctx, md, NULL) && EVP_DigestUpdate(ctx, "abcde", 5) &&
+              EVP_MD_CTX_set_params(ctx, ann0) && EVP_DigestFinalXOF(ctx, b, 32) &&
+              memcmp(a, b, 32) == 0,
+          "streamed element differs from one update");
+    /* no update at all: one empty element */
+    CHECK(EVP_DigestInit_ex2(ctx, md, NULL) && EVP_DigestFinalXOF(ctx, a, 32) &&
+              EVP_DigestInit_ex2(ctx, md, ann0) && EVP_DigestFinalXOF(ctx, b, 32) &&
+              memcmp(a, b, 32) == 0,
+          "no update is not one empty element");
+    EVP_MD_CTX_free(ctx);
+    EVP_MD_free(md);
+}
+
 /* Tree modes give the same output for every thread count and update split,
  * on inputs large enough for the threads to be used. */
 static void test_thread_counts(void)
@@ -593,6 +829,10 @@ int main(void)
     test_names_and_flags();
     test_squeeze_param();
     test_bad_params();
+    test_null_parameters();
+    test_failed_set_changes_nothing();
+    test_upstream_names();
+    test_tuplehash_elements();
     test_threads();
     test_thread_counts();
     test_threads_kept_across_dup_and_init();

@@ -68,7 +68,9 @@ static void record_clear(record *r)
     r->n = 0;
 }
 
-static void record_add(record *r, const char *line)
+/* Header lines replace an earlier value of their key; record lines may
+ * repeat a key (TupleHash's elements), and field() finds the last. */
+static void record_add(record *r, const char *line, int replace)
 {
     const char *eq = strstr(line, " = ");
     size_t klen;
@@ -76,7 +78,7 @@ static void record_add(record *r, const char *line)
     if (eq == NULL || r->n == RECORD_MAX_FIELDS)
         return;
     klen = (size_t)(eq - line);
-    for (int i = 0; i < r->n; i++)
+    for (int i = 0; replace && i < r->n; i++)
         if (strlen(r->key[i]) == klen && strncmp(r->key[i], line, klen) == 0) {
             free(r->value[i]);
             r->value[i] = strdup(eq + 3);
@@ -99,13 +101,24 @@ int vector_open(vector_file *vf, const char *dir, const char *name)
     return vf->f != NULL;
 }
 
+static int starts_record(const record *r, const char *line)
+{
+    size_t klen = r->n > 0 ? strlen(r->key[0]) : 0;
+
+    return klen > 0 && strncmp(line, r->key[0], klen) == 0 &&
+           strncmp(line + klen, " = ", 3) == 0;
+}
+
 int vector_next(vector_file *vf)
 {
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n;
+    char *line = vf->pending;
+    size_t cap = line != NULL ? strlen(line) + 1 : 0;
+    ssize_t n = line != NULL ? (ssize_t)strlen(line) : -1;
 
+    vf->pending = NULL;
     record_clear(&vf->rec);
+    if (line != NULL)
+        record_add(&vf->rec, line, 0);
     while ((n = getline(&line, &cap, vf->f)) >= 0) {
         while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r' ||
                          line[n - 1] == ' '))
@@ -119,10 +132,14 @@ int vector_next(vector_file *vf)
             continue;
         if (line[0] == '[') {
             line[n - 1] = '\0';
-            record_add(&vf->header, line + 1);
+            record_add(&vf->header, line + 1, 1);
             continue;
         }
-        record_add(&vf->rec, line);
+        if (starts_record(&vf->rec, line)) {
+            vf->pending = line;
+            return 1;
+        }
+        record_add(&vf->rec, line, 0);
     }
     free(line);
     return vf->rec.n > 0;
@@ -134,11 +151,13 @@ void vector_close(vector_file *vf)
     record_clear(&vf->header);
     if (vf->f != NULL)
         fclose(vf->f);
+    free(vf->pending);
+    vf->pending = NULL;
 }
 
 const char *field(const vector_file *vf, const char *key)
 {
-    for (int i = 0; i < vf->rec.n; i++)
+    for (int i = vf->rec.n - 1; i >= 0; i--)
         if (strcmp(vf->rec.key[i], key) == 0)
             return vf->rec.value[i];
     for (int i = 0; i < vf->header.n; i++)

@@ -41,7 +41,9 @@ const char *hex_of(const uint8_t *buf, size_t len);
 void test_random(uint8_t *buf, size_t len);
 uint64_t test_random_u64(void);
 
-/* A record of a vector file: "key = value" lines up to a blank line.
+/* A record of a vector file: "key = value" lines up to a blank line, or up
+ * to the next line with the key the record began with (files without blank
+ * lines between records).
  * Bracketed header lines "[key = value]" carry over to later records. */
 #define RECORD_MAX_FIELDS 16
 typedef struct record {
@@ -51,6 +53,7 @@ typedef struct record {
 typedef struct vector_file {
     FILE *f;
     record header, rec;
+    char *pending;  /* a line that began the next record */
 } vector_file;
 int vector_open(vector_file *vf, const char *dir, const char *name);
 int vector_next(vector_file *vf); /* 1 while there are records */
