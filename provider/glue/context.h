@@ -38,4 +38,25 @@ int ksum_ctx_final(ksum_ctx *c, unsigned char *out, size_t *outl, size_t outsz);
 /* The next len bytes of output; closes the input on the first call. */
 int ksum_ctx_squeeze(ksum_ctx *c, unsigned char *out, size_t len);
 
+/* The dispatch functions that must know their algorithm's row, the same
+ * for digests (op = digest) and MACs (op = mac). */
+#define KSUM_ROW_FUNCTIONS(op, id)                                            \
+    static OSSL_FUNC_##op##_newctx_fn id##_new;                               \
+    static OSSL_FUNC_##op##_settable_ctx_params_fn id##_settable;            \
+    static OSSL_FUNC_##op##_gettable_ctx_params_fn id##_gettable;            \
+    static void *id##_new(void *provctx)                                      \
+    {                                                                         \
+        return ksum_ctx_new(provctx, &ksum_algs[KSUM_ALG_##id]);              \
+    }                                                                         \
+    static const OSSL_PARAM *id##_settable(void *ctx, void *provctx)          \
+    {                                                                         \
+        (void)ctx;                                                            \
+        return ksum_settable(provctx, &ksum_algs[KSUM_ALG_##id]);             \
+    }                                                                         \
+    static const OSSL_PARAM *id##_gettable(void *ctx, void *provctx)          \
+    {                                                                         \
+        (void)ctx;                                                            \
+        return ksum_gettable(provctx, &ksum_algs[KSUM_ALG_##id]);             \
+    }
+
 #endif

@@ -83,27 +83,11 @@ static const OSSL_PARAM *mac_gettable_params(void *provctx)
 }
 
 #define MAC_FUNCTIONS(id, names, description, ...)                            \
-    static OSSL_FUNC_mac_newctx_fn id##_new;                                  \
+    KSUM_ROW_FUNCTIONS(mac, id)                                               \
     static OSSL_FUNC_mac_get_params_fn id##_get_params;                       \
-    static OSSL_FUNC_mac_settable_ctx_params_fn id##_settable;                \
-    static OSSL_FUNC_mac_gettable_ctx_params_fn id##_gettable;                \
-    static void *id##_new(void *provctx)                                      \
-    {                                                                         \
-        return ksum_ctx_new(provctx, &ksum_algs[KSUM_ALG_##id]);              \
-    }                                                                         \
     static int id##_get_params(OSSL_PARAM params[])                           \
     {                                                                         \
         return mac_get_params(params, &ksum_algs[KSUM_ALG_##id]);             \
-    }                                                                         \
-    static const OSSL_PARAM *id##_settable(void *ctx, void *provctx)          \
-    {                                                                         \
-        (void)ctx;                                                            \
-        return ksum_settable(provctx, &ksum_algs[KSUM_ALG_##id]);             \
-    }                                                                         \
-    static const OSSL_PARAM *id##_gettable(void *ctx, void *provctx)          \
-    {                                                                         \
-        (void)ctx;                                                            \
-        return ksum_gettable(provctx, &ksum_algs[KSUM_ALG_##id]);             \
     }                                                                         \
     static const OSSL_DISPATCH id##_functions[] = {                           \
         {OSSL_FUNC_MAC_NEWCTX, (void (*)(void))id##_new},                     \
