@@ -132,10 +132,12 @@ def test_hashlib_gets_sha3_and_shake_from_ksumprov_alone(work):
 def test_hashlib_new_reaches_ksumprov_names(work):
     data = (work / "data").read_bytes()
     script = ("import hashlib, sys; d = sys.stdin.buffer.read(); "
-              "h = hashlib.new('KT128', d); print(type(h).__name__, h.hexdigest(32)); "
+              "h = hashlib.new('KT128', d); print(type(h).__name__, h.name, h.hexdigest(32)); "
               "print(hashlib.new('M14', d).hexdigest(20))")
     lines = ok([PYTHON, "-c", script], PREFERRED, input=data).splitlines()
-    assert lines == [f"HASHXOF {ref.kt128(data, b'', 32).hex()}", ref.m14(data, b"", 20).hex()]
+    # OpenSSL 3.0 has no object name for KT128: Python calls it "undefined"
+    assert lines == [f"HASHXOF undefined {ref.kt128(data, b'', 32).hex()}",
+                     ref.m14(data, b"", 20).hex()]
 
 
 FETCH_SCRIPT = r"""
