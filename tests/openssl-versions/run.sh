@@ -172,7 +172,7 @@ expected() {
   declare -gA want=()
   while read -r q v; do
     want[$q]=$v
-  done < <("$python" "$here/expect.py" "$data" $queries)
+  done < <(PYTHONDONTWRITEBYTECODE=1 "$python" "$here/expect.py" "$data" $queries)
 }
 
 cli_list() {
