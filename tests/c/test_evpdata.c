@@ -14,7 +14,10 @@
  * fails or cannot run fails the test.
  *
  * "Availablein" and "FIPSversion" limit entries to OpenSSL's providers and
- * versions; ksumprov runs them all.
+ * versions; ksumprov runs them all.  The released evp_test takes "Ctrl"
+ * only in MAC entries; the Digest entries that have it (TurboSHAKE's
+ * domain-separator) get it the same way: typed by the digest's settable
+ * parameters and passed to EVP_DigestInit_ex2.
  *
  * Usage: test_evpdata DIR [FILE...]   (default: the four files in DIR)
  */
