@@ -245,6 +245,10 @@ int ksum_ctx_final(ksum_ctx *c, unsigned char *out, size_t *outl, size_t outsz)
 
 int ksum_ctx_squeeze(ksum_ctx *c, unsigned char *out, size_t len)
 {
+    /* Nothing asked before the output began: nothing changes, as OpenSSL's
+     * EVP_DigestSqueeze of 0 bytes leaves the input open. */
+    if (len == 0 && (c->phase == PHASE_FRESH || c->phase == PHASE_ABSORBING))
+        return 1;
     if (c->phase != PHASE_SQUEEZING && !close_input(c))
         return 0;
     ops_of(c)->squeeze(c->state, out, len);

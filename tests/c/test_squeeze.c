@@ -198,8 +198,11 @@ static void squeeze_trial(const EVP_MD *md, int trial, uint8_t *msg, uint8_t *bu
 
     test_random(msg, len);
     random_params(&pr, md, set_len ? L : 0);
+    /* TupleHash takes each update as an element: one update, then. */
+    int elements = strncmp(name, "TUPLEHASH", 9) == 0;
     ok = a != NULL && b != NULL && EVP_DigestInit_ex2(a, md, pr.p) &&
-         update_in_pieces(a, msg, len) && squeeze_pieces(a, bufs[0], pieces, 0, 1);
+         (elements ? EVP_DigestUpdate(a, msg, len) : update_in_pieces(a, msg, len)) &&
+         squeeze_pieces(a, bufs[0], pieces, 0, 1);
     copy = ok ? EVP_MD_CTX_dup(a) : NULL;
     ok = ok && copy != NULL && squeeze_pieces(a, bufs[0] + pieces[0], pieces, 1, n) &&
          squeeze_pieces(copy, bufs[2] + pieces[0], pieces, 1, n);
@@ -253,6 +256,10 @@ typedef struct sequence {
     int n;
 } sequence;
 
+/* The first is refused by OpenSSL 3.3 to 3.5's default provider only
+ * after the update (which it accepts, to fail later) and by 4.0 at the
+ * update; ksumprov refuses the update everywhere, and the check allows
+ * that one difference. */
 static const sequence sequences[] = {
     {"update after squeeze", {SQUEEZE, UPDATE}, 2},
     {"final after squeeze", {SQUEEZE, FINAL}, 2},
@@ -301,6 +308,8 @@ static void check_sequences(const EVP_MD *md, const EVP_MD *shake_d, const EVP_M
 
         play(shake_d, s, ok_d, out_d);
         play(md, s, ok_k, out_k);
+        if (i == 0 && ok_d[1] && !ok_k[1])
+            ok_d[1] = 0;    /* stricter than 3.3-3.5, as 4.0 */
         CHECK(memcmp(ok_k, ok_d, sizeof ok_k) == 0,
               "%s: %s: steps %d %d %d, the default provider's SHAKE128 %d %d %d",
               EVP_MD_get0_name(md), s->what, ok_k[0], ok_k[1], ok_k[2], ok_d[0], ok_d[1],

@@ -29,12 +29,12 @@ for bits in (224, 256, 384, 512):
     add([f"KECCAK-{bits}"], lambda d, n, b=bits: ref.sponge(d, 200 - b // 4, 24, 0x01, b // 8), None)
 for s in (128, 256):
     add([f"SHAKE{s}", f"SHAKE-{s}"], lambda d, n, s=s: hashlib.new(f"shake_{s}", d).digest(n), s // 8)
-    add([f"RAWSHAKE{s}"], lambda d, n, s=s: ref.sponge(d, 200 - s // 4, 24, 0x07, n), s // 8)
+    add([f"RAWSHAKE{s}", f"RAWSHAKE-{s}"], lambda d, n, s=s: ref.sponge(d, 200 - s // 4, 24, 0x07, n), s // 8)
     add([f"CSHAKE{s}", f"CSHAKE-{s}"], lambda d, n, s=s: ref.cshake(s, d, n), s // 8)
-    add([f"PARALLELHASH{s}"], lambda d, n, s=s: ref.parallelhash(s, d, n), s // 8)
-    add([f"TURBOSHAKE{s}"], lambda d, n, s=s: ref.turboshake(s, d, 0x1F, n), s // 4)
-add(["KANGAROOTWELVE", "KT128", "K12"], lambda d, n: ref.kt128(d, b"", n), 16)
-add(["KT256"], lambda d, n: ref.kt256(d, b"", n), 64)
+    add([f"PARALLELHASH{s}", f"PARALLELHASH-{s}"], lambda d, n, s=s: ref.parallelhash(s, d, n), s // 8)
+    add([f"TURBOSHAKE{s}", f"TURBOSHAKE-{s}"], lambda d, n, s=s: ref.turboshake(s, d, 0x1F, n), s // 4)
+add(["KANGAROOTWELVE", "KT128", "KT-128", "K12"], lambda d, n: ref.kt128(d, b"", n), 16)
+add(["KT256", "KT-256"], lambda d, n: ref.kt256(d, b"", n), 64)
 add(["MARSUPILAMIFOURTEEN", "M14"], lambda d, n: ref.m14(d, b"", n), 32)
 
 
