@@ -478,10 +478,10 @@ static void run_programs(unsigned count, size_t code_len, size_t max_update,
     free(code);
 }
 
-static void test_programs(void)
+static void test_programs(int quick)
 {
-    run_programs(6, 1000, 1 << 20, 1, "large");
-    run_programs(100, 2000, 70000, 1, "small");
+    run_programs(quick ? 1 : 6, 1000, 1 << 20, 1, "large");
+    run_programs(quick ? 15 : 100, 2000, 70000, 1, "small");
 }
 
 /* Two threads, each with its own contexts, in the same groups. */
@@ -694,8 +694,12 @@ static void test_long_update(void)
     batch_registry_free(r);
 }
 
-int main(void)
+/* --quick (the runs on each backend as the default): fewer programs and
+ * no threads, which choose backends themselves. */
+int main(int argc, char **argv)
 {
+    int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
+
     if (!CRYPTO_set_mem_functions(test_malloc, test_realloc, test_free)) {
         fprintf(stderr, "cannot replace OpenSSL's allocator\n");
         return 2;
@@ -712,8 +716,9 @@ int main(void)
     test_random_splits();
     test_mid_batch();
     test_refused_memory();
-    test_programs();
-    test_threads();
+    test_programs(quick);
+    if (!quick)
+        test_threads();
     free(msg);
     test_libctx_free(lib);
     return test_summary("test_batch");
