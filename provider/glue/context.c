@@ -174,6 +174,11 @@ static int announce(ksum_ctx *c, uint64_t len)
     return 1;
 }
 
+static uint64_t group_of(const ksum_ctx *c)
+{
+    return c->batch != NULL ? batch_id(c->batch) : 0;
+}
+
 /* Moves c to group id (0: none), its pending input absorbed first.  The
  * new group is joined before the old one is left, so that a failure
  * changes nothing. */
@@ -203,9 +208,10 @@ int ksum_ctx_set_params(ksum_ctx *c, const OSSL_PARAM params[])
 
     if (!settings_read(c->prov, c->alg, c->phase, &c->set, params, &next))
         return 0;
-    /* Only modes that announce no elements batch: an announcement below
-     * cannot fail after this succeeded. */
-    if (next.batch != c->set.batch && !switch_batch(c, next.batch)) {
+    /* The group c is in, not the setting, which a reset init clears.  Only
+     * modes that announce no elements batch: an announcement below cannot
+     * fail after this succeeded. */
+    if (next.batch != group_of(c) && !switch_batch(c, next.batch)) {
         settings_discard(&c->set, &next);
         return 0;
     }
@@ -228,28 +234,17 @@ int ksum_ctx_set_params(ksum_ctx *c, const OSSL_PARAM params[])
 
 int ksum_ctx_init(ksum_ctx *c, int reset, const OSSL_PARAM params[])
 {
-    uint64_t batch = c->set.batch;
-
     /* The input held for an abandoned message is forgotten, as its state
-     * is. */
+     * is.  A reset puts the id back to 0 with the other settings; the
+     * context leaves its group in set_params, unless params name it. */
     if (c->batch != NULL)
         batch_discard(c->batch);
     if (reset) {
         settings_free(&c->set);
         settings_default(&c->set, c->alg);
-        c->set.batch = batch; /* until params name it or not, below */
     }
     c->phase = PHASE_FRESH;
-    if (!ksum_ctx_set_params(c, params))
-        return 0;
-    /* The group is reset as the other settings are, but a context that
-     * names its group again at each init stays in it. */
-    if (reset && c->set.batch != 0 &&
-        (params == NULL || OSSL_PARAM_locate_const(params, KSUM_PARAM_BATCH) == NULL)) {
-        (void)switch_batch(c, 0); /* leaving cannot fail */
-        c->set.batch = 0;
-    }
-    return 1;
+    return ksum_ctx_set_params(c, params);
 }
 
 int ksum_ctx_update(ksum_ctx *c, const unsigned char *in, size_t len)

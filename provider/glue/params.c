@@ -287,7 +287,7 @@ int settings_read(const ksum_provctx *prov, const ksum_alg *alg,
     for (const OSSL_PARAM *p = params; p->key != NULL; p++) {
         for (size_t i = 0; i < RULES; i++) {
             const rule *r = &rules[i];
-            if (strcmp(p->key, r->key) != 0 || !applies(r, alg))
+            if (!applies(r, alg) || strcmp(p->key, r->key) != 0)
                 continue;
             if (!allowed_now(prov, r, phase) || !r->read(prov, p, cur, next)) {
                 settings_discard(cur, next);

@@ -305,6 +305,11 @@ void batch_discard(batch_member *m)
     pthread_mutex_unlock(&m->group->lock);
 }
 
+uint64_t batch_id(const batch_member *m)
+{
+    return m->group->id; /* fixed for the group's life */
+}
+
 size_t batch_pending(batch_member *m)
 {
     size_t len;

@@ -72,6 +72,9 @@ void batch_flush(batch_member *m);
 /* Forgets m's pending input (a message started again). */
 void batch_discard(batch_member *m);
 
+/* The id of m's group. */
+uint64_t batch_id(const batch_member *m);
+
 /* Bytes m holds back now (for tests). */
 size_t batch_pending(batch_member *m);
 
