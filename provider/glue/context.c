@@ -18,8 +18,8 @@ struct ksum_ctx {
     enum phase phase;
     settings set;
     worker_pool *pool;      /* tree modes: helper threads, kept across inits */
-    /* In a group (set.batch): the state's sponge is then reached only
-     * through it until its pending input is absorbed (batch.h). */
+    /* In a group (KSUM_PARAM_BATCH): the state's sponge is then reached
+     * only through it while it holds input back (batch.h). */
     batch_member *batch;
     uint64_t state[];       /* the mode's, ops->state_size bytes */
 };
@@ -72,6 +72,12 @@ static void attach_workers(ksum_ctx *c)
     ops_of(c)->attach_workers(c->state, c->pool, c->set.threads);
 }
 
+/* The group c is in; 0: none. */
+static uint64_t group_of(const ksum_ctx *c)
+{
+    return c->batch != NULL ? batch_id(c->batch) : 0;
+}
+
 /* The copy of a context in a group is in the same group.  Returns 0 on no
  * memory. */
 static int join_as(ksum_ctx *c, const ksum_ctx *src)
@@ -79,7 +85,7 @@ static int join_as(ksum_ctx *c, const ksum_ctx *src)
     c->batch = NULL;
     if (src->batch == NULL)
         return 1;
-    c->batch = batch_join(c->prov->batches, c->set.batch,
+    c->batch = batch_join(c->prov->batches, batch_id(src->batch),
                           ops_of(c)->lane(c->state));
     return c->batch != NULL;
 }
@@ -172,11 +178,6 @@ static int announce(ksum_ctx *c, uint64_t len)
         return 0;
     }
     return 1;
-}
-
-static uint64_t group_of(const ksum_ctx *c)
-{
-    return c->batch != NULL ? batch_id(c->batch) : 0;
 }
 
 /* Moves c to group id (0: none), its pending input absorbed first.  The
@@ -374,7 +375,7 @@ int ksum_ctx_get_params(ksum_ctx *c, OSSL_PARAM params[])
         return 0;
     if ((c->alg->mode->takes & MODE_BATCH) &&
         (p = OSSL_PARAM_locate(params, KSUM_PARAM_BATCH)) != NULL &&
-        !OSSL_PARAM_set_uint64(p, c->set.batch))
+        !OSSL_PARAM_set_uint64(p, group_of(c)))
         return 0;
     return 1;
 }
