@@ -102,9 +102,10 @@ extern "C" {
  * those on the same backend with the same rounds (TurboSHAKE's 12 rounds
  * pair only with TurboSHAKE), each taking as many blocks as the shortest of
  * the four has.  So batching pays when the members are fed in turns with
- * updates of at most the bound (64 KiB each is best) and asked for their
- * output after the others were fed; an update longer than the bound is
- * absorbed at once, paired only with what the others hold.
+ * updates of at most the bound (16 to 64 KiB) and asked for their output
+ * after the others were fed; an update longer than the bound is absorbed at
+ * once, paired only with what the others hold.  Without AVX2 (the "backend"
+ * a context reads is not "avx2") it gains nothing and costs the copy.
  *
  * Results are exactly those of a context without it, for any split of any
  * input: the id changes only when blocks are permuted.  Any time: a new id
