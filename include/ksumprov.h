@@ -87,6 +87,44 @@ extern "C" {
  * Results do not depend on it: it exists to test and compare backends. */
 #define KSUM_PARAM_BACKEND "backend"
 
+/* Batch (uint64, default 0: none).  SHA3, SHAKE, RawSHAKE, Keccak,
+ * TurboSHAKE, cSHAKE and KMAC contexts of one provider instance (one library
+ * context's ksumprov) that set the same non-zero id form a group, whose
+ * messages are absorbed together, up to four at a time through the 4-way
+ * kernel where the CPU has AVX2.  The id is the application's choice (ksum:
+ * one per worker thread); contexts of one group may be used on different
+ * threads (each update then takes the group's lock).
+ *
+ * A context in a group copies its input into a buffer of
+ * KSUMPROV_BATCH_PENDING bytes, allocated when it joins.  When an update
+ * does not fit, and when the output is asked for, it absorbs all it holds,
+ * together with the whole blocks other members hold: up to three of them,
+ * those on the same backend with the same rounds (TurboSHAKE's 12 rounds
+ * pair only with TurboSHAKE), each taking as many blocks as the shortest of
+ * the four has.  So batching pays when the members are fed in turns with
+ * updates of at most the bound (16 to 64 KiB) and asked for their output
+ * after the others were fed; an update longer than the bound is absorbed at
+ * once, paired only with what the others hold.  Without AVX2 (the "backend"
+ * a context reads is not "avx2") it gains nothing and costs the copy.
+ *
+ * Results are exactly those of a context without it, for any split of any
+ * input: the id changes only when blocks are permuted.  Any time: a new id
+ * (or 0, to leave) first absorbs what the context holds; an init forgets
+ * the input held for the message it abandons, and a digest's init resets
+ * the id to 0 as it resets every setting (so give it in the parameters of
+ * each EVP_DigestInit_ex2, which is also what OpenSSL 3.0 needs, since it
+ * makes a new context at each init; a context given the id it has stays in
+ * its group), while KMAC keeps it as it keeps its key; a copy (dupctx)
+ * first absorbs what the original holds and is in the same group; freeing
+ * the context leaves the group.  Readable too.  Joining fails when memory
+ * is short, with an error, leaving the context as it was.  The other
+ * algorithms (ParallelHash, TupleHash, the KangarooTwelve family) do not
+ * list the parameter and ignore it, as any unknown key. */
+#define KSUM_PARAM_BATCH "batch"
+/* The input a context in a group holds back, in bytes: its memory is that
+ * much more, plus under 100 bytes, and each id in use costs under 100. */
+#define KSUMPROV_BATCH_PENDING 65536
+
 /* Squeezing (octet string, get only; digests and KMAC): EVP_MD_CTX_get_params
  * or EVP_MAC_CTX_get_params with this parameter fills its buffer with the
  * next bytes of output, so that outputs of any length can be streamed with

@@ -18,6 +18,9 @@ struct ksum_ctx {
     enum phase phase;
     settings set;
     worker_pool *pool;      /* tree modes: helper threads, kept across inits */
+    /* In a group (KSUM_PARAM_BATCH): the state's sponge is then reached
+     * only through it while it holds input back (batch.h). */
+    batch_member *batch;
     uint64_t state[];       /* the mode's, ops->state_size bytes */
 };
 
@@ -50,6 +53,7 @@ void ksum_ctx_free(ksum_ctx *c)
 {
     if (c == NULL)
         return;
+    batch_leave(c->batch);
     settings_free(&c->set);
     worker_pool_free(c->pool);
     /* The state may hold what was hashed, or a KMAC key's trace. */
@@ -68,6 +72,24 @@ static void attach_workers(ksum_ctx *c)
     ops_of(c)->attach_workers(c->state, c->pool, c->set.threads);
 }
 
+/* The group c is in; 0: none. */
+static uint64_t group_of(const ksum_ctx *c)
+{
+    return c->batch != NULL ? batch_id(c->batch) : 0;
+}
+
+/* The copy of a context in a group is in the same group.  Returns 0 on no
+ * memory. */
+static int join_as(ksum_ctx *c, const ksum_ctx *src)
+{
+    c->batch = NULL;
+    if (src->batch == NULL)
+        return 1;
+    c->batch = batch_join(c->prov->batches, batch_id(src->batch),
+                          ops_of(c)->lane(c->state));
+    return c->batch != NULL;
+}
+
 ksum_ctx *ksum_ctx_dup(const ksum_ctx *src)
 {
     ksum_ctx *c = OPENSSL_malloc(ctx_size(src->alg));
@@ -76,12 +98,22 @@ ksum_ctx *ksum_ctx_dup(const ksum_ctx *src)
         KSUM_RAISE(src->prov, KSUM_R_ALLOC, "no memory for a copy");
         return NULL;
     }
+    /* The state copied must hold all of src's input.  Absorbing src's
+     * pending input changes how src holds it, not what src computes. */
+    if (src->batch != NULL)
+        batch_flush(src->batch);
     memcpy(c, src, ctx_size(src->alg));
     c->pool = NULL;
     /* The copy owns nothing of src's: its strings are made anew here. */
     if (!settings_dup(&c->set, &src->set)) {
         OPENSSL_clear_free(c, ctx_size(src->alg));
         KSUM_RAISE(src->prov, KSUM_R_ALLOC, "no memory for a copy");
+        return NULL;
+    }
+    if (!join_as(c, src)) {
+        settings_free(&c->set);
+        OPENSSL_clear_free(c, ctx_size(src->alg));
+        KSUM_RAISE(src->prov, KSUM_R_ALLOC, "no memory for a copy's batch");
         return NULL;
     }
     attach_workers(c);
@@ -148,12 +180,42 @@ static int announce(ksum_ctx *c, uint64_t len)
     return 1;
 }
 
+/* Moves c to group id (0: none), its pending input absorbed first.  The
+ * new group is joined before the old one is left, so that a failure
+ * changes nothing. */
+static int switch_batch(ksum_ctx *c, uint64_t id)
+{
+    batch_member *next = NULL;
+
+    if (id != 0) {
+        next = batch_join(c->prov->batches, id, ops_of(c)->lane(c->state));
+        if (next == NULL) {
+            KSUM_RAISE(c->prov, KSUM_R_ALLOC, "no memory to join batch %llu",
+                       (unsigned long long)id);
+            return 0;
+        }
+    }
+    if (c->batch != NULL) {
+        batch_flush(c->batch);
+        batch_leave(c->batch);
+    }
+    c->batch = next;
+    return 1;
+}
+
 int ksum_ctx_set_params(ksum_ctx *c, const OSSL_PARAM params[])
 {
     settings next;
 
     if (!settings_read(c->prov, c->alg, c->phase, &c->set, params, &next))
         return 0;
+    /* The group c is in, not the setting, which a reset init clears.  Only
+     * modes that announce no elements batch: an announcement below cannot
+     * fail after this succeeded. */
+    if (next.batch != group_of(c) && !switch_batch(c, next.batch)) {
+        settings_discard(&c->set, &next);
+        return 0;
+    }
     /* Starting the mode for an announcement fixes the input parameters:
      * those of this call must be in place first.  An announcement can
      * fail only once the mode has started, and then only these others
@@ -173,6 +235,11 @@ int ksum_ctx_set_params(ksum_ctx *c, const OSSL_PARAM params[])
 
 int ksum_ctx_init(ksum_ctx *c, int reset, const OSSL_PARAM params[])
 {
+    /* The input held for an abandoned message is forgotten, as its state
+     * is.  A reset puts the id back to 0 with the other settings; the
+     * context leaves its group in set_params, unless params name it. */
+    if (c->batch != NULL)
+        batch_discard(c->batch);
     if (reset) {
         settings_free(&c->set);
         settings_default(&c->set, c->alg);
@@ -185,6 +252,10 @@ int ksum_ctx_update(ksum_ctx *c, const unsigned char *in, size_t len)
 {
     if (!absorbing(c, "update"))
         return 0;
+    if (c->batch != NULL) {
+        batch_absorb(c->batch, in, len);
+        return 1;
+    }
     if (!ops_of(c)->absorb(c->state, in, len)) {
         KSUM_RAISE(c->prov, KSUM_R_ELEMENT_LENGTH,
                    "more data than the element length announced");
@@ -212,6 +283,8 @@ static int close_input(ksum_ctx *c)
 
     if (!absorbing(c, "output"))
         return 0;
+    if (c->batch != NULL)
+        batch_flush(c->batch); /* the sponge is c's alone from here */
     if (!ops_of(c)->finish(c->state, &p, c->set.outlen, c->set.xof)) {
         KSUM_RAISE(c->prov, KSUM_R_ELEMENT_LENGTH,
                    "the element announced is not complete");
@@ -303,6 +376,10 @@ int ksum_ctx_get_params(ksum_ctx *c, OSSL_PARAM params[])
         return 0;
     if ((p = OSSL_PARAM_locate(params, KSUM_PARAM_BACKEND)) != NULL &&
         !OSSL_PARAM_set_utf8_ptr(p, c->set.be->name))
+        return 0;
+    if ((c->alg->mode->takes & MODE_BATCH) &&
+        (p = OSSL_PARAM_locate(params, KSUM_PARAM_BATCH)) != NULL &&
+        !OSSL_PARAM_set_uint64(p, group_of(c)))
         return 0;
     return 1;
 }

@@ -14,6 +14,8 @@
 #include "settings.h"
 
 _Static_assert(KSUMPROV_MAX_THREADS == 256, "read_threads says so");
+_Static_assert(KSUMPROV_BATCH_PENDING == BATCH_PENDING_MAX,
+               "ksumprov.h states the bound");
 
 enum when { BEFORE_DATA, BEFORE_OUTPUT, ANY_TIME };
 
@@ -183,6 +185,15 @@ static int read_backend(const ksum_provctx *prov, const OSSL_PARAM *p,
     return 1;
 }
 
+static int read_batch(const ksum_provctx *prov, const OSSL_PARAM *p,
+                      const settings *cur, settings *next)
+{
+    (void)cur;
+    if (!OSSL_PARAM_get_uint64(p, &next->batch))
+        return wrong_type(prov, p, "a non-negative integer");
+    return 1;
+}
+
 static int read_element(const ksum_provctx *prov, const OSSL_PARAM *p,
                         const settings *cur, settings *next)
 {
@@ -219,6 +230,8 @@ static const rule rules[] = {
     {KSUM_PARAM_THREADS, MODE_THREADS, ANY_TIME, read_threads,
      OSSL_PARAM_UNSIGNED_INTEGER},
     {KSUM_PARAM_BACKEND, 0, BEFORE_DATA, read_backend, OSSL_PARAM_UTF8_STRING},
+    {KSUM_PARAM_BATCH, MODE_BATCH, ANY_TIME, read_batch,
+     OSSL_PARAM_UNSIGNED_INTEGER},
     {KSUM_PARAM_ELEMENT_LENGTH, MODE_ELEMENT, BEFORE_OUTPUT, read_element,
      OSSL_PARAM_UNSIGNED_INTEGER},
 };
@@ -274,7 +287,7 @@ int settings_read(const ksum_provctx *prov, const ksum_alg *alg,
     for (const OSSL_PARAM *p = params; p->key != NULL; p++) {
         for (size_t i = 0; i < RULES; i++) {
             const rule *r = &rules[i];
-            if (strcmp(p->key, r->key) != 0 || !applies(r, alg))
+            if (!applies(r, alg) || strcmp(p->key, r->key) != 0)
                 continue;
             if (!allowed_now(prov, r, phase) || !r->read(prov, p, cur, next)) {
                 settings_discard(cur, next);
@@ -399,6 +412,7 @@ static const rule readable[] = {
     {KSUM_PARAM_DOMAIN_SEPARATOR, MODE_DOMAIN, ANY_TIME, NULL,
      OSSL_PARAM_UNSIGNED_INTEGER},
     {KSUM_PARAM_BACKEND, 0, ANY_TIME, NULL, OSSL_PARAM_UTF8_PTR},
+    {KSUM_PARAM_BATCH, MODE_BATCH, ANY_TIME, NULL, OSSL_PARAM_UNSIGNED_INTEGER},
 };
 
 int ksum_param_lists_build(ksum_provctx *prov)

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../modes/batch.h"
 #include "algorithms.h"
 #include "ksumprov.h"
 
@@ -24,6 +25,8 @@ typedef struct ksum_provctx {
     OSSL_FUNC_core_vset_error_fn *vset_error;
     /* Each algorithm's settable and gettable context parameters. */
     OSSL_PARAM *settable[KSUM_ALG_COUNT], *gettable[KSUM_ALG_COUNT];
+    /* The groups of contexts that absorb together (KSUM_PARAM_BATCH). */
+    batch_registry *batches;
 } ksum_provctx;
 
 /* Reason codes, with their texts in provider.c. */

@@ -132,9 +132,26 @@ static const OSSL_ITEM *provider_reason_strings(void *provctx)
 
 static void provider_teardown(void *provctx)
 {
-    ksum_param_lists_free(provctx);
-    OPENSSL_free(provctx);
+    ksum_provctx *prov = provctx;
+
+    batch_registry_free(prov->batches);
+    ksum_param_lists_free(prov);
+    OPENSSL_free(prov);
 }
+
+/* Batches allocate through OpenSSL, as the rest of the provider does. */
+static void *batch_alloc(size_t len)
+{
+    return OPENSSL_malloc(len);
+}
+
+static void batch_release(void *p, size_t wipe)
+{
+    if (p != NULL)
+        OPENSSL_clear_free(p, wipe);
+}
+
+static const batch_memory batch_memory_openssl = {batch_alloc, batch_release};
 
 static const OSSL_DISPATCH provider_functions[] = {
     {OSSL_FUNC_PROVIDER_TEARDOWN, (void (*)(void))provider_teardown},
@@ -168,7 +185,8 @@ int ksumprov_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
     }
     if (prov->set_error_debug == NULL || prov->vset_error == NULL)
         prov->new_error = NULL; /* all three, or no error reporting */
-    if (!ksum_param_lists_build(prov)) {
+    prov->batches = batch_registry_new(&batch_memory_openssl);
+    if (prov->batches == NULL || !ksum_param_lists_build(prov)) {
         provider_teardown(prov);
         return 0;
     }

@@ -28,6 +28,7 @@ typedef struct settings {
     buffer custom, fname, key;
     size_t block_size;
     unsigned domain, threads;
+    uint64_t batch;     /* the group id; 0: none */
     const struct keccak_backend *be;
     int announce;       /* an element length to announce (not kept) */
     uint64_t element_len;

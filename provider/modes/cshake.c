@@ -44,20 +44,27 @@ static void squeeze(void *st, uint8_t *out, size_t len)
     sponge_squeeze(st, out, len);
 }
 
+/* After the prefix (N, S and, for KMAC, the key) the message goes into
+ * the sponge as it is. */
+static sponge *lane(void *st)
+{
+    return st;
+}
+
 static const mode_ops cshake_ops = {sizeof(sponge), cshake_start, absorb,
-                                    cshake_finish, squeeze, NULL, NULL};
+                                    cshake_finish, squeeze, NULL, NULL, lane};
 static const mode_ops kmac_ops = {sizeof(sponge), kmac_start, absorb,
-                                  kmac_finish_op, squeeze, NULL, NULL};
+                                  kmac_finish_op, squeeze, NULL, NULL, lane};
 
 #define RATE(strength) (200 - (strength) / 4)
 #define CSHAKE(strength)                                                     \
     {&cshake_ops, RATE(strength), 24, 0x04, strength, (strength) / 8,        \
-     MODE_OUTLEN | MODE_CUSTOM | MODE_FNAME | MODE_TEXT, NULL}
+     MODE_OUTLEN | MODE_CUSTOM | MODE_FNAME | MODE_TEXT | MODE_BATCH, NULL}
 /* ksumprov's own KMAC default is the original ksum's, strength bits; the
  * glue gives OpenSSL's 2 * strength bits where OpenSSL's KMAC is. */
 #define KMAC(strength)                                                       \
     {&kmac_ops, RATE(strength), 24, 0x04, strength, (strength) / 8,          \
-     MODE_OUTLEN | MODE_XOF | MODE_CUSTOM | MODE_KEY, NULL}
+     MODE_OUTLEN | MODE_XOF | MODE_CUSTOM | MODE_KEY | MODE_BATCH, NULL}
 
 const mode_desc mode_cshake128 = CSHAKE(128);
 const mode_desc mode_cshake256 = CSHAKE(256);

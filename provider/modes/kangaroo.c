@@ -113,7 +113,7 @@ static void attach_workers(void *st, worker_pool *pool, unsigned threads)
 }
 
 static const mode_ops kangaroo_ops = {sizeof(kangaroo), start, absorb, finish,
-                                      squeeze, attach_workers, NULL};
+                                      squeeze, attach_workers, NULL, NULL};
 
 #define KANGAROO(p, tree, strength, outlen) KANGAROO_(p, strength, outlen, tree)
 #define KANGAROO_(p, strength, outlen, rate, rounds, cv)                     \

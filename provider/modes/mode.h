@@ -30,7 +30,7 @@
  *   MODE_OUTLEN, MODE_XOF  until the output is produced (final or squeeze)
  *   MODE_CUSTOM, MODE_FNAME, MODE_KEY, MODE_BLOCK, MODE_DOMAIN
  *                          before the first byte is absorbed
- *   MODE_THREADS           any time (speed only)
+ *   MODE_THREADS, MODE_BATCH  any time (speed only)
  *   MODE_ELEMENT           between elements (ops->announce)            */
 enum {
     MODE_OUTLEN = 1 << 0,   /* variable output length */
@@ -43,6 +43,7 @@ enum {
     MODE_THREADS = 1 << 7,  /* worker threads for tree leaves */
     MODE_ELEMENT = 1 << 8,  /* announced element lengths (TupleHash) */
     MODE_TEXT = 1 << 9,     /* S and N are text in OpenSSL's own API */
+    MODE_BATCH = 1 << 10,   /* absorbs with other messages (ops->lane) */
 };
 
 /* The values of the parameters fixed before the first byte. */
@@ -69,6 +70,11 @@ typedef struct mode_ops {
     /* MODE_ELEMENT: the next element is len bytes, given by any number of
      * absorb calls.  NULL otherwise. */
     int (*announce)(void *st, uint64_t len);
+    /* MODE_BATCH: the sponge the message bytes go into unchanged, so that
+     * absorb(st, in, len) is sponge_absorb(lane(st), in, len) and a batch
+     * (batch.h) may absorb them there, together with other messages'.
+     * Its address is fixed for the state's life.  NULL otherwise. */
+    sponge *(*lane)(void *st);
 } mode_ops;
 
 struct mode_desc {
