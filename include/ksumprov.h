@@ -66,11 +66,14 @@ extern "C" {
 
 /* TupleHash: each EVP_DigestUpdate is one element of the tuple, as in
  * OpenSSL's TupleHash, and a message without any update is the tuple of
- * one empty element.  Setting this (uint64, bytes) announces that the next
- * element is that long: it may then be given by any number of updates (and
- * an element of length 0, which EVP_DigestUpdate cannot pass, is given by
- * the announcement alone).  An update past the announced length, or a
- * final before it is reached, is an error.  Between elements. */
+ * one empty element (so, as there, the empty tuple cannot be hashed).
+ * Setting this (uint64, bytes) announces that the next element is that
+ * long: it may then be given by any number of updates (and an element of
+ * length 0, which EVP_DigestUpdate cannot pass, is given by the
+ * announcement alone).  An update past the announced length, or a final
+ * before it is reached, is refused and changes nothing (but from OpenSSL
+ * 3.4 on, EVP marks a context whose final was refused as finished).
+ * Between elements. */
 #define KSUM_PARAM_ELEMENT_LENGTH "element-length"
 
 /* Worker threads (unsigned int, 0..KSUMPROV_MAX_THREADS, default 0: every

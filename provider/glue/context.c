@@ -318,6 +318,11 @@ int ksum_ctx_final(ksum_ctx *c, unsigned char *out, size_t *outl, size_t outsz)
 
 int ksum_ctx_squeeze(ksum_ctx *c, unsigned char *out, size_t len)
 {
+    if (!(c->alg->mode->takes & MODE_OUTLEN)) {
+        KSUM_RAISE(c->prov, KSUM_R_NOT_XOF,
+                   "a fixed-length digest cannot be squeezed");
+        return 0;
+    }
     /* Nothing asked before the output began: nothing changes, as OpenSSL's
      * EVP_DigestSqueeze of 0 bytes leaves the input open. */
     if (len == 0 && (c->phase == PHASE_FRESH || c->phase == PHASE_ABSORBING))
@@ -359,9 +364,7 @@ int ksum_ctx_get_params(ksum_ctx *c, OSSL_PARAM params[])
 {
     OSSL_PARAM *p;
 
-    if ((p = OSSL_PARAM_locate(params, KSUM_PARAM_SQUEEZE)) != NULL &&
-        !get_squeeze(c, p))
-        return 0;
+    /* Squeezing last: a call that fails on another key uses up nothing. */
     if ((p = OSSL_PARAM_locate(params, OSSL_DIGEST_PARAM_XOFLEN)) != NULL &&
         !OSSL_PARAM_set_size_t(p, c->set.outlen))
         return 0;
@@ -375,11 +378,16 @@ int ksum_ctx_get_params(ksum_ctx *c, OSSL_PARAM params[])
     if ((c->alg->mode->takes & MODE_DOMAIN) && !get_domain(c, params))
         return 0;
     if ((p = OSSL_PARAM_locate(params, KSUM_PARAM_BACKEND)) != NULL &&
-        !OSSL_PARAM_set_utf8_ptr(p, c->set.be->name))
+        !(p->data_type == OSSL_PARAM_UTF8_STRING
+              ? OSSL_PARAM_set_utf8_string(p, c->set.be->name)
+              : OSSL_PARAM_set_utf8_ptr(p, c->set.be->name)))
         return 0;
     if ((c->alg->mode->takes & MODE_BATCH) &&
         (p = OSSL_PARAM_locate(params, KSUM_PARAM_BATCH)) != NULL &&
         !OSSL_PARAM_set_uint64(p, group_of(c)))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, KSUM_PARAM_SQUEEZE)) != NULL &&
+        !get_squeeze(c, p))
         return 0;
     return 1;
 }

@@ -28,6 +28,7 @@ typedef struct rule {
     enum when when;
     read_fn *read;
     unsigned type;          /* as listed by settable_ctx_params */
+    int digests_only;       /* a name OpenSSL's KMAC does not have */
 } rule;
 
 /* ---- readers ---- */
@@ -47,6 +48,22 @@ static int out_of_range(const ksum_provctx *prov, const OSSL_PARAM *p,
     return 0;
 }
 
+static int is_string(const OSSL_PARAM *p)
+{
+    return p->data_type == OSSL_PARAM_OCTET_STRING ||
+           p->data_type == OSSL_PARAM_UTF8_STRING;
+}
+
+/* No data is an error, but for an empty string. */
+static int has_data(const ksum_provctx *prov, const OSSL_PARAM *p)
+{
+    if (p->data == NULL && (p->data_size > 0 || !is_string(p))) {
+        KSUM_RAISE(prov, KSUM_R_NULL_DATA, "'%s' has no data", p->key);
+        return 0;
+    }
+    return 1;
+}
+
 /* A string parameter into a buffer of next, replacing an earlier value of
  * this same call (cur's buffer is freed only at commit). */
 static int read_string(const ksum_provctx *prov, const OSSL_PARAM *p,
@@ -54,13 +71,8 @@ static int read_string(const ksum_provctx *prov, const OSSL_PARAM *p,
 {
     uint8_t *copy;
 
-    if (p->data_type != OSSL_PARAM_OCTET_STRING &&
-        p->data_type != OSSL_PARAM_UTF8_STRING)
+    if (!is_string(p))
         return wrong_type(prov, p, "a string");
-    if (p->data == NULL && p->data_size > 0) {
-        KSUM_RAISE(prov, KSUM_R_NULL_DATA, "'%s' has a length but no data", p->key);
-        return 0;
-    }
     /* One spare byte so that an empty string still gets a buffer. */
     copy = OPENSSL_malloc(p->data_size + 1);
     if (copy == NULL) {
@@ -166,7 +178,7 @@ static int read_backend(const ksum_provctx *prov, const OSSL_PARAM *p,
     const keccak_backend *be = NULL;
 
     (void)cur;
-    if (p->data_type != OSSL_PARAM_UTF8_STRING || p->data == NULL)
+    if (!is_string(p) || p->data == NULL)
         return wrong_type(prov, p, "a string");
     /* The string need not end in NUL: copy it, when short enough. */
     if (p->data_size < sizeof name) {
@@ -211,36 +223,39 @@ static int read_element(const ksum_provctx *prov, const OSSL_PARAM *p,
 
 static const rule rules[] = {
     {OSSL_DIGEST_PARAM_XOFLEN, MODE_OUTLEN, BEFORE_OUTPUT, read_outlen,
-     OSSL_PARAM_UNSIGNED_INTEGER},
+     OSSL_PARAM_UNSIGNED_INTEGER, 1},
     {OSSL_DIGEST_PARAM_SIZE, MODE_OUTLEN, BEFORE_OUTPUT, read_outlen,
-     OSSL_PARAM_UNSIGNED_INTEGER},
-    {KSUM_PARAM_XOF, MODE_XOF, BEFORE_OUTPUT, read_xof, OSSL_PARAM_INTEGER},
+     OSSL_PARAM_UNSIGNED_INTEGER, 0},
+    {KSUM_PARAM_XOF, MODE_XOF, BEFORE_OUTPUT, read_xof, OSSL_PARAM_INTEGER, 0},
     {KSUM_PARAM_CUSTOM, MODE_CUSTOM, BEFORE_DATA, read_custom,
-     OSSL_PARAM_OCTET_STRING},
+     OSSL_PARAM_OCTET_STRING, 0},
     {KSUM_PARAM_CUSTOMIZATION, MODE_CUSTOM, BEFORE_DATA, read_custom,
-     TEXT_OR_OCTET},
-    {KSUM_PARAM_FUNCTION_NAME, MODE_FNAME, BEFORE_DATA, read_fname, TEXT_OR_OCTET},
-    {OSSL_MAC_PARAM_KEY, MODE_KEY, BEFORE_DATA, read_key, OSSL_PARAM_OCTET_STRING},
+     TEXT_OR_OCTET, 1},
+    {KSUM_PARAM_FUNCTION_NAME, MODE_FNAME, BEFORE_DATA, read_fname, TEXT_OR_OCTET, 0},
+    {OSSL_MAC_PARAM_KEY, MODE_KEY, BEFORE_DATA, read_key, OSSL_PARAM_OCTET_STRING, 0},
     {KSUM_PARAM_BLOCK_SIZE, MODE_BLOCK, BEFORE_DATA, read_block_size,
-     OSSL_PARAM_UNSIGNED_INTEGER},
+     OSSL_PARAM_UNSIGNED_INTEGER, 0},
     {KSUM_PARAM_DOMAIN, MODE_DOMAIN, BEFORE_DATA, read_domain,
-     OSSL_PARAM_UNSIGNED_INTEGER},
+     OSSL_PARAM_UNSIGNED_INTEGER, 0},
     {KSUM_PARAM_DOMAIN_SEPARATOR, MODE_DOMAIN, BEFORE_DATA, read_domain,
-     OSSL_PARAM_UNSIGNED_INTEGER},
+     OSSL_PARAM_UNSIGNED_INTEGER, 0},
     {KSUM_PARAM_THREADS, MODE_THREADS, ANY_TIME, read_threads,
-     OSSL_PARAM_UNSIGNED_INTEGER},
-    {KSUM_PARAM_BACKEND, 0, BEFORE_DATA, read_backend, OSSL_PARAM_UTF8_STRING},
+     OSSL_PARAM_UNSIGNED_INTEGER, 0},
+    {KSUM_PARAM_BACKEND, 0, BEFORE_DATA, read_backend, OSSL_PARAM_UTF8_STRING, 0},
     {KSUM_PARAM_BATCH, MODE_BATCH, ANY_TIME, read_batch,
-     OSSL_PARAM_UNSIGNED_INTEGER},
+     OSSL_PARAM_UNSIGNED_INTEGER, 0},
     {KSUM_PARAM_ELEMENT_LENGTH, MODE_ELEMENT, BEFORE_OUTPUT, read_element,
-     OSSL_PARAM_UNSIGNED_INTEGER},
+     OSSL_PARAM_UNSIGNED_INTEGER, 0},
 };
 #define RULES (sizeof rules / sizeof rules[0])
 
 static int applies(const rule *r, const ksum_alg *alg)
 {
+    if (r->digests_only && (alg->flags & ALG_MAC))
+        return 0;
     return r->takes == 0 || (alg->mode->takes & r->takes) != 0;
 }
+
 
 static int allowed_now(const ksum_provctx *prov, const rule *r,
                        enum phase phase)
@@ -289,7 +304,8 @@ int settings_read(const ksum_provctx *prov, const ksum_alg *alg,
             const rule *r = &rules[i];
             if (!applies(r, alg) || strcmp(p->key, r->key) != 0)
                 continue;
-            if (!allowed_now(prov, r, phase) || !r->read(prov, p, cur, next)) {
+            if (!allowed_now(prov, r, phase) || !has_data(prov, p) ||
+                !r->read(prov, p, cur, next)) {
                 settings_discard(cur, next);
                 return 0;
             }
@@ -404,15 +420,16 @@ static OSSL_PARAM *list_of(const rule *table, size_t n, const ksum_alg *alg)
 
 /* What ksum_ctx_get_params answers (read is unused). */
 static const rule readable[] = {
-    {KSUM_PARAM_SQUEEZE, 0, ANY_TIME, NULL, OSSL_PARAM_OCTET_STRING},
-    {OSSL_DIGEST_PARAM_XOFLEN, 0, ANY_TIME, NULL, OSSL_PARAM_UNSIGNED_INTEGER},
-    {OSSL_DIGEST_PARAM_SIZE, 0, ANY_TIME, NULL, OSSL_PARAM_UNSIGNED_INTEGER},
-    {OSSL_MAC_PARAM_BLOCK_SIZE, MODE_KEY, ANY_TIME, NULL, OSSL_PARAM_UNSIGNED_INTEGER},
-    {KSUM_PARAM_DOMAIN, MODE_DOMAIN, ANY_TIME, NULL, OSSL_PARAM_UNSIGNED_INTEGER},
+    {KSUM_PARAM_SQUEEZE, MODE_OUTLEN, ANY_TIME, NULL, OSSL_PARAM_OCTET_STRING, 0},
+    {OSSL_DIGEST_PARAM_XOFLEN, 0, ANY_TIME, NULL, OSSL_PARAM_UNSIGNED_INTEGER, 1},
+    {OSSL_DIGEST_PARAM_SIZE, 0, ANY_TIME, NULL, OSSL_PARAM_UNSIGNED_INTEGER, 0},
+    {OSSL_MAC_PARAM_BLOCK_SIZE, MODE_KEY, ANY_TIME, NULL, OSSL_PARAM_UNSIGNED_INTEGER,
+     0},
+    {KSUM_PARAM_DOMAIN, MODE_DOMAIN, ANY_TIME, NULL, OSSL_PARAM_UNSIGNED_INTEGER, 0},
     {KSUM_PARAM_DOMAIN_SEPARATOR, MODE_DOMAIN, ANY_TIME, NULL,
-     OSSL_PARAM_UNSIGNED_INTEGER},
-    {KSUM_PARAM_BACKEND, 0, ANY_TIME, NULL, OSSL_PARAM_UTF8_PTR},
-    {KSUM_PARAM_BATCH, MODE_BATCH, ANY_TIME, NULL, OSSL_PARAM_UNSIGNED_INTEGER},
+     OSSL_PARAM_UNSIGNED_INTEGER, 0},
+    {KSUM_PARAM_BACKEND, 0, ANY_TIME, NULL, OSSL_PARAM_UTF8_PTR, 0},
+    {KSUM_PARAM_BATCH, MODE_BATCH, ANY_TIME, NULL, OSSL_PARAM_UNSIGNED_INTEGER, 0},
 };
 
 int ksum_param_lists_build(ksum_provctx *prov)

@@ -45,6 +45,7 @@ enum {
     KSUM_R_NULL_DATA,
     KSUM_R_ELEMENT_LENGTH,
     KSUM_R_NO_OUTPUT_LENGTH,
+    KSUM_R_NOT_XOF,
 };
 
 void ksum_raise(const ksum_provctx *prov, const char *file, int line,

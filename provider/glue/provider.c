@@ -121,6 +121,7 @@ static const OSSL_ITEM reason_strings[] = {
     {KSUM_R_NULL_DATA, "parameter has a length but no data"},
     {KSUM_R_ELEMENT_LENGTH, "data does not match the announced element length"},
     {KSUM_R_NO_OUTPUT_LENGTH, "no output length set"},
+    {KSUM_R_NOT_XOF, "not an extendable-output function"},
     {0, NULL},
 };
 

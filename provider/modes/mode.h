@@ -6,11 +6,14 @@
  * glue keeps one generic context over it and never looks inside a state.
  *
  * Adding a mode is one file in modes/ that defines its ops and its
- * descriptions, plus a row per algorithm in the glue's table.
+ * descriptions (declared in the list at the end of this file, and named in
+ * CMakeLists.txt), plus a row per algorithm in glue/algorithms.h.
  *
  * Return convention of this layer: operations that can refuse their input
  * return int, 1 for done and 0 for refused with the state unchanged; the
- * others return void and cannot fail.  No operation allocates memory.
+ * others return void and cannot fail.  No operation needs memory: the
+ * tree modes' absorb borrows a buffer for their chaining values when it
+ * can have one, and works in a smaller one on the stack when it cannot.
  *
  * A state owns no memory, so a copy is memcpy and a wipe is clearing its
  * state_size bytes; the only pointer in it is the worker pool a tree mode

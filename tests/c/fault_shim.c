@@ -8,16 +8,200 @@
  *                     that length; grow: 1000 bytes are appended to it
  * Only ksum's own read() calls are affected (stdio reads do not go
  * through this symbol).
+ *
+ * Allocation failures: KSUM_FAULT_ALLOC=N makes the Nth call of malloc,
+ * calloc, realloc, posix_memalign or aligned_alloc in the process fail
+ * (counted from the shim's load, every thread, libc's and libcrypto's calls
+ * too); with KSUM_FAULT_ALLOC_COUNT=FILE the number of calls made is
+ * written to FILE at exit, so a test knows how far N goes, and with
+ * KSUM_FAULT_ALLOC_WHERE=FILE whether the failing call was ksum's (as
+ * below) is written to FILE when it fails.  With
+ * KSUM_FAULT_ALLOC_SCOPE=ksum only the calls the ksum executable makes
+ * count: those with ksum's code (the CLI, and the provider built into it)
+ * among the four callers nearest the allocator, so that OPENSSL_zalloc and
+ * the EVP functions ksum calls, which allocate through libcrypto, count
+ * too.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <execinfo.h>
+#include <link.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* ---- allocation failures ---- */
+
+void *__libc_malloc(size_t size);
+void *__libc_calloc(size_t n, size_t size);
+void *__libc_realloc(void *p, size_t size);
+void *__libc_memalign(size_t align, size_t size);
+
+static int alloc_counting;        /* set once, before main */
+static unsigned long fail_at;     /* 0: none */
+static atomic_ulong alloc_calls;
+static int only_ksum;
+static uintptr_t exe_start, exe_end;   /* the executable's code */
+static __thread int in_backtrace;
+
+static int find_exe(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size, (void)arg;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
+            exe_start = info->dlpi_addr + ph->p_vaddr;
+            exe_end = exe_start + ph->p_memsz;
+        }
+    }
+    return 1;   /* the first object is the executable */
+}
+
+__attribute__((constructor)) static void alloc_setup(void)
+{
+    const char *n = getenv("KSUM_FAULT_ALLOC");
+    const char *scope = getenv("KSUM_FAULT_ALLOC_SCOPE");
+
+    fail_at = n != NULL ? strtoul(n, NULL, 10) : 0;
+    only_ksum = scope != NULL && strcmp(scope, "ksum") == 0;
+    if (only_ksum || getenv("KSUM_FAULT_ALLOC_TRACE") != NULL ||
+        getenv("KSUM_FAULT_ALLOC_WHERE") != NULL) {
+        void *warm[2];
+        in_backtrace = 1;
+        backtrace(warm, 2);   /* loads the unwinder now, not inside malloc */
+        in_backtrace = 0;
+        dl_iterate_phdr(find_exe, NULL);
+    }
+    alloc_counting = fail_at != 0 || getenv("KSUM_FAULT_ALLOC_COUNT") != NULL;
+}
+
+/* Whether this allocation comes from the executable (frames 0 to 2 are
+ * this function, alloc_fails and the allocator; 3 is its caller). */
+__attribute__((noinline)) static int from_ksum(void)
+{
+    void *frames[7];
+    int depth;
+
+    if (in_backtrace)
+        return 0;
+    in_backtrace = 1;
+    depth = backtrace(frames, 7);
+    in_backtrace = 0;
+    for (int i = 3; i < depth; i++)
+        if ((uintptr_t)frames[i] >= exe_start && (uintptr_t)frames[i] < exe_end)
+            return 1;
+    return 0;
+}
+
+__attribute__((destructor)) static void alloc_report(void)
+{
+    const char *path = getenv("KSUM_FAULT_ALLOC_COUNT");
+    FILE *f;
+
+    alloc_counting = 0;
+    if (path == NULL)
+        return;
+    f = fopen(path, "w");
+    if (f != NULL) {
+        fprintf(f, "%lu\n", atomic_load(&alloc_calls));
+        fclose(f);
+    }
+}
+
+/* Allocations before the constructor ran are not counted. */
+/* Tells whose allocation failed: "ksum" or "other" into the file named by
+ * KSUM_FAULT_ALLOC_WHERE (no stdio: the allocator may be what failed). */
+static void tell_where(int ksum)
+{
+    const char *path = getenv("KSUM_FAULT_ALLOC_WHERE");
+    int fd;
+
+    if (path == NULL || (fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644)) < 0)
+        return;
+    if (write(fd, ksum ? "ksum\n" : "other\n", ksum ? 5 : 6) < 0)
+        perror("fault shim: where");
+    close(fd);
+}
+
+/* With KSUM_FAULT_ALLOC_TRACE set, the failing call's stack goes to
+ * standard error (resolve with addr2line -f -e ksum OFFSET). */
+__attribute__((noinline)) static int alloc_fails(void)
+{
+    void *frames[24];
+
+    if (!alloc_counting || (only_ksum && !from_ksum()) ||
+        atomic_fetch_add(&alloc_calls, 1) + 1 != fail_at)
+        return 0;
+    tell_where(from_ksum());
+    if (getenv("KSUM_FAULT_ALLOC_TRACE") != NULL) {
+        in_backtrace = 1;
+        backtrace_symbols_fd(frames, backtrace(frames, 24), STDERR_FILENO);
+        in_backtrace = 0;
+    }
+    return 1;
+}
+
+__attribute__((visibility("default")))
+void *malloc(size_t size)
+{
+    if (alloc_fails()) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    return __libc_malloc(size);
+}
+
+__attribute__((visibility("default")))
+void *calloc(size_t n, size_t size)
+{
+    if (alloc_fails()) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    return __libc_calloc(n, size);
+}
+
+__attribute__((visibility("default")))
+void *realloc(void *p, size_t size)
+{
+    if (alloc_fails()) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    return __libc_realloc(p, size);
+}
+
+__attribute__((visibility("default")))
+int posix_memalign(void **out, size_t align, size_t size)
+{
+    void *p;
+
+    if (alloc_fails())
+        return ENOMEM;
+    p = __libc_memalign(align, size);
+    if (p == NULL)
+        return ENOMEM;
+    *out = p;
+    return 0;
+}
+
+__attribute__((visibility("default")))
+void *aligned_alloc(size_t align, size_t size)
+{
+    if (alloc_fails()) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    return __libc_memalign(align, size);
+}
+
+/* ---- read faults ---- */
 
 static size_t done[4096];
 static int fired[4096];

@@ -269,6 +269,14 @@ static void test_squeeze_param(void)
         int ok = digest_split(all_digests[i], OURS, len, in, sizeof in, one, outlen, 0) &&
                  EVP_DigestInit_ex2(ctx, md, len) &&
                  EVP_DigestUpdate(ctx, in, sizeof in) && squeeze_pieces(ctx, pieces, outlen);
+        if (!is_xof(all_digests[i])) {
+            /* A fixed-length digest is not squeezed, as OpenSSL's refuse. */
+            CHECK(!ok, "%s squeezed", all_digests[i]);
+            ERR_clear_error();
+            EVP_MD_CTX_free(ctx);
+            EVP_MD_free(md);
+            continue;
+        }
         CHECK(ok && memcmp(one, pieces, outlen) == 0, "%s squeezed in pieces",
               all_digests[i]);
         CHECK(!EVP_DigestUpdate(ctx, in, 1) && !EVP_DigestFinalXOF(ctx, one, outlen),
@@ -451,9 +459,15 @@ static void test_null_parameters(void)
                             OSSL_PARAM_construct_end()};
     OSSL_PARAM key[] = {OSSL_PARAM_construct_octet_string("key", NULL, 4),
                         OSSL_PARAM_construct_end()};
+    OSSL_PARAM xoflen[] = {{"xoflen", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 8, 0},
+                           OSSL_PARAM_construct_end()};
+    OSSL_PARAM threads[] = {{"threads", OSSL_PARAM_UNSIGNED_INTEGER, NULL, 4, 0},
+                            OSSL_PARAM_construct_end()};
     EVP_MAC *mac = EVP_MAC_fetch(lib, "KMAC128", OURS);
     EVP_MAC_CTX *mctx = EVP_MAC_CTX_new(mac);
 
+    CHECK(init_fails("SHAKE128", xoflen), "xoflen NULL accepted");
+    CHECK(init_fails("KT128", threads), "threads NULL accepted");
     CHECK(init_fails("CSHAKE128", custom), "custom NULL, 5 accepted");
     CHECK(init_fails("CSHAKE128", customization), "customization NULL, 5 accepted");
     CHECK(init_fails("CSHAKE256", fname), "function-name NULL, 1 accepted");
@@ -515,6 +529,24 @@ static void test_failed_set_changes_nothing(void)
               digest_hex("PARALLELHASH128", de, "msg", 16, plain) &&
               strcmp(after, plain) == 0,
           "custom then customization in one call");
+
+    /* A get that fails on one key squeezes nothing. */
+    EVP_MD *shake = EVP_MD_fetch(lib, "SHAKE128", OURS);
+    EVP_MD_CTX *sctx = EVP_MD_CTX_new();
+    uint8_t first[16], again[32];
+    int wrong_type = 0;
+    OSSL_PARAM get[] = {OSSL_PARAM_construct_octet_string(KSUM_PARAM_SQUEEZE, first, 16),
+                        OSSL_PARAM_construct_int(KSUM_PARAM_BACKEND, &wrong_type),
+                        OSSL_PARAM_construct_end()};
+    CHECK(EVP_DigestInit_ex2(sctx, shake, NULL) && EVP_DigestUpdate(sctx, "abc", 3) &&
+              !EVP_MD_CTX_get_params(sctx, get),
+          "a get with a wrongly typed key succeeded");
+    ERR_clear_error();
+    CHECK(EVP_DigestFinalXOF(sctx, again, 32) &&
+              strcmp(hex_of(again, 16), "5881092dd818bf5cf8a3ddb793fbcba7") == 0,
+          "a failed get squeezed: %s", hex_of(again, 16));
+    EVP_MD_CTX_free(sctx);
+    EVP_MD_free(shake);
 
     /* xoflen after final: "initialize again", not "before any data". */
     OSSL_PARAM len[] = {OSSL_PARAM_construct_size_t("xoflen", &b),
