@@ -204,7 +204,7 @@ static void verify(checker *c, const check_line *l, hasher *h, counts *n)
         }
         n->unreadable++;
         if (!o->status) {
-            report_error(l->name, err);
+            report_error(l->name, err, NULL);
             print_result(l->name, "FAILED open or read");
         }
     } else if (equal) {
@@ -284,13 +284,13 @@ static int check_one_file(checker *c, const char *path)
     counts n = {0};
 
     if (f == NULL) {
-        report_error(path, errno);
+        report_error(path, errno, NULL);
         return 0;
     }
     while ((len = getline(&line, &cap, f)) >= 0)
         check_line_text(c, file, ++lineno, line, (size_t)len, &n);
     if (ferror(f)) {
-        report_error(path, errno);
+        report_error(path, errno, NULL);
         free(line);
         if (f != stdin)
             fclose(f);

@@ -76,7 +76,7 @@ static int print_in_order(const options *o, pool *p, size_t size)
         r = p->results[i];
         pthread_mutex_unlock(&p->mu);
         if (r.err != 0) {
-            report_error(p->files[i], r.err);
+            report_error(p->files[i], r.err, NULL);
             ok = 0;
         } else {
             sum_source src = {r.sum, size, NULL};

@@ -211,17 +211,31 @@ int hash_path(hasher *h, const char *path, input *in, uint8_t *sum)
     return err;
 }
 
-void report_error(const char *name, int err)
+static const char *error_text(int err)
 {
-    fputs("ksum: ", stderr);
-    print_name(stderr, name, name_needs_escape(name));
+    switch (err) {
+    case KSUM_ECHANGED: return "file changed while it was read";
+    case KSUM_ENOTREG: return "not a regular file";
+    case KSUM_ESTDIN: return "standard input is the checksum list being read";
+    default: return strerror(err);
+    }
+}
+
+void report_error(const char *name, int err, const char *why)
+{
+    char reason[512];
+    FILE *f = message_stream();
+
+    fputs("ksum: ", f);
+    print_name(f, name, name_needs_escape(name));
     if (err == KSUM_EHASH) {
-        fputs(": hashing failed: ", stderr);
-        ERR_print_errors_fp(stderr);
-        fputc('\n', stderr);
+        if (why == NULL)
+            openssl_reason(reason, sizeof reason);
+        fputs(": hashing failed: ", f);
+        why = why != NULL ? why : reason;
+        print_name(f, why, name_needs_escape(why));
+        fputc('\n', f);
     } else {
-        fprintf(stderr, ": %s\n", err == KSUM_ECHANGED ? "file changed while it was read"
-                                 : err == KSUM_ENOTREG ? "not a regular file"
-                                                       : strerror(err));
+        fprintf(f, ": %s\n", error_text(err));
     }
 }

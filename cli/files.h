@@ -3,6 +3,7 @@
 #ifndef KSUM_CLI_FILES_H
 #define KSUM_CLI_FILES_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "hasher.h"
@@ -29,6 +30,8 @@ void input_free(input *in);
 #define KSUM_EHASH (-1)     /* EVP failed */
 #define KSUM_ECHANGED (-2)  /* size or mtime changed while reading */
 #define KSUM_ENOTREG (-3)   /* not a regular file, with regular_only */
+#define KSUM_EWRITE (-4)    /* standard output failed (already reported) */
+#define KSUM_ESTDIN (-5)    /* '-' named while standard input is a check file */
 
 /* Hashes the file at path ("-" is standard input) into sum, or with sum
  * NULL leaves the output to hasher_squeeze.  Returns 0, or
@@ -37,7 +40,8 @@ void input_free(input *in);
  * would belong to no version of the file. */
 int hash_path(hasher *h, const char *path, input *in, uint8_t *sum);
 
-/* "ksum: NAME: reason" on stderr. */
-void report_error(const char *name, int err);
+/* "ksum: NAME: reason" on stderr.  For KSUM_EHASH the reason is `why`, or
+ * when that is NULL, this thread's OpenSSL errors. */
+void report_error(const char *name, int err, const char *why);
 
 #endif
