@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Reading the files to hash, and reporting why one failed. */
+/* Reading the files to hash and the lines of check files, and reporting
+ * why one failed. */
 #ifndef KSUM_CLI_FILES_H
 #define KSUM_CLI_FILES_H
 
@@ -43,5 +44,26 @@ int hash_path(hasher *h, const char *path, input *in, uint8_t *sum);
 /* "ksum: NAME: reason" on stderr.  For KSUM_EHASH the reason is `why`, or
  * when that is NULL, this thread's OpenSSL errors. */
 void report_error(const char *name, int err, const char *why);
+
+/* Lines of a check file, read with read(2): a line too long for memory
+ * is skipped to its end, and a read error names its line. */
+typedef struct line_reader {
+    int fd;
+    uint8_t *chunk;     /* what read(2) gave */
+    size_t pos, end;
+    char *line;         /* the current line, with its '\n', NUL-terminated */
+    size_t len, cap;
+    int read_any;       /* a byte of the file was read */
+} line_reader;
+
+enum { LINE_OK, LINE_END, LINE_TOO_LONG, LINE_READ_ERROR };
+
+/* 0 when out of memory. */
+int line_reader_init(line_reader *r, int fd);
+/* The next line into r->line and r->len (LINE_OK), or why there is none:
+ * LINE_END, LINE_TOO_LONG (the line was skipped; the next call reads the
+ * line after it), LINE_READ_ERROR (*err: errno). */
+int line_next(line_reader *r, int *err);
+void line_reader_free(line_reader *r);
 
 #endif
