@@ -277,6 +277,7 @@ static ssize_t refill(line_reader *r, int *err)
     r->pos = 0;
     r->end = (size_t)n;
     r->read_any |= n > 0;
+    r->at_end = n == 0;
     return n;
 }
 
@@ -320,7 +321,8 @@ int line_next(line_reader *r, int *err)
         uint8_t *start = r->chunk + r->pos, *nl;
         size_t n;
         if (r->pos == r->end) {
-            ssize_t got = refill(r, err);
+            /* After the end, a terminal is not asked for more. */
+            ssize_t got = r->at_end ? 0 : refill(r, err);
             if (got < 0)
                 return LINE_READ_ERROR;
             if (got == 0)

@@ -54,6 +54,7 @@ typedef struct line_reader {
     char *line;         /* the current line, with its '\n', NUL-terminated */
     size_t len, cap;
     int read_any;       /* a byte of the file was read */
+    int at_end;         /* read(2) said end of file */
 } line_reader;
 
 enum { LINE_OK, LINE_END, LINE_TOO_LONG, LINE_READ_ERROR };

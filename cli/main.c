@@ -26,7 +26,6 @@
 static OSSL_LIB_CTX *ksumprov_context(OSSL_PROVIDER **prov)
 {
     OSSL_LIB_CTX *lib = OSSL_LIB_CTX_new();
-
     char why[512];
 
     if (lib == NULL ||
