@@ -11,6 +11,7 @@ import os
 import re
 import resource
 import shutil
+import signal
 import subprocess
 
 import pytest
@@ -34,10 +35,18 @@ def limit_memory(kib):
     return apply
 
 
-def sh(command, cwd, timeout=60, **kw):
-    return subprocess.run(command, shell=True, executable="/bin/bash", cwd=cwd,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          timeout=timeout, **kw)
+def sh(command, cwd, timeout=60):
+    """Runs a shell command line; on a timeout, kills all it started."""
+    p = subprocess.Popen(command, shell=True, executable="/bin/bash", cwd=cwd,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         start_new_session=True)
+    try:
+        out, err = p.communicate(timeout=timeout)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+    return subprocess.CompletedProcess(command, p.returncode, out, err)
 
 
 # ---- 1. keyed verification ----
