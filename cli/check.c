@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "files.h"
@@ -115,8 +116,12 @@ int check_parse_line(char *line, size_t len, check_line *out)
 
 /* ---- verification ---- */
 
+/* What became of the lines of one check file.  Blank and comment lines
+ * are counted nowhere; every other line in exactly one place. */
 typedef struct counts {
-    unsigned long formatted, misformatted, unreadable, mismatched, matched;
+    unsigned long matched, mismatched, unreadable; /* OK, FAILED, FAILED open or read */
+    unsigned long ignored;                         /* missing, with --ignore-missing */
+    unsigned long misformatted, lines_unread;
 } counts;
 
 typedef struct checker {
@@ -125,6 +130,8 @@ typedef struct checker {
     hasher hashers[32];     /* by algorithm, opened on first use */
     int opened[32];
     input in;
+    int stdin_is_list;      /* a check file is standard input: '-' is refused */
+    int stopped;            /* standard output failed: stop at once */
 } checker;
 
 static hasher *hasher_for(checker *c, const algorithm *alg)
@@ -139,7 +146,7 @@ static hasher *hasher_for(checker *c, const algorithm *alg)
     return &c->hashers[i];
 }
 
-static void print_result(const char *name, const char *what)
+static void print_result(checker *c, const char *name, const char *what)
 {
     int escape = name_needs_escape(name);
 
@@ -147,6 +154,7 @@ static void print_result(const char *name, const char *what)
         putchar('\\');
     print_name(stdout, name, escape);
     printf(": %s\n", what);
+    c->stopped = !output_ok();
 }
 
 static int nibble(char c)
@@ -154,19 +162,21 @@ static int nibble(char c)
     return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10; /* checked as hex already */
 }
 
+/* Constant time: the check file may hold a MAC. */
 static int hex_equal(const char *hex, const uint8_t *sum, size_t len)
 {
-    uint8_t *want = OPENSSL_malloc(len + 1);
-    int equal;
+    uint8_t want[4096];
+    int differ = 0;
 
-    if (want == NULL)
-        return 0;
-    for (size_t i = 0; i < len; i++)
-        want[i] = (uint8_t)(nibble(hex[2 * i]) << 4 | nibble(hex[2 * i + 1]));
-    /* Constant time: the check file may hold a MAC. */
-    equal = CRYPTO_memcmp(want, sum, len) == 0;
-    OPENSSL_free(want);
-    return equal;
+    for (size_t done = 0; done < len;) {
+        size_t take = len - done < sizeof want ? len - done : sizeof want;
+        for (size_t i = 0; i < take; i++)
+            want[i] = (uint8_t)(nibble(hex[2 * (done + i)]) << 4 |
+                                nibble(hex[2 * (done + i) + 1]));
+        differ |= CRYPTO_memcmp(want, sum + done, take);
+        done += take;
+    }
+    return differ == 0;
 }
 
 /* Long outputs: squeezed and compared piece by piece. */
@@ -185,45 +195,80 @@ static int hex_equal_streamed(const char *hex, hasher *h, int *equal)
     return 1;
 }
 
-static void verify(checker *c, const check_line *l, hasher *h, counts *n)
+/* Hashes the file a line names and compares; returns 0 or why it could not. */
+static int compare_file(checker *c, const check_line *l, hasher *h, int *equal)
 {
-    const options *o = c->o;
-    int stream = hasher_streams(h), equal = 0;
-    uint8_t *sum = OPENSSL_malloc(stream ? 1 : h->size);
-    int err = sum ? hash_path(h, l->name, &c->in, stream ? NULL : sum) : ENOMEM;
+    int stream = hasher_streams(h), err;
+    uint8_t *sum;
 
-    if (err == 0 && stream && !hex_equal_streamed(l->hex, h, &equal))
+    /* Standard input would be the rest of a check file. */
+    if (strcmp(l->name, "-") == 0 && c->stdin_is_list)
+        return KSUM_ESTDIN;
+    if ((sum = OPENSSL_malloc(stream ? 1 : h->size)) == NULL)
+        return ENOMEM;
+    err = hash_path(h, l->name, &c->in, stream ? NULL : sum);
+    if (err == 0 && stream && !hex_equal_streamed(l->hex, h, equal))
         err = KSUM_EHASH;
     else if (err == 0 && !stream)
-        equal = hex_equal(l->hex, sum, h->size);
+        *equal = hex_equal(l->hex, sum, h->size);
+    OPENSSL_free(sum);
+    return err;
+}
 
-    if (err != 0) {
-        if (err == ENOENT && o->ignore_missing) {
-            OPENSSL_free(sum);
-            return;
-        }
+static void verify(checker *c, const check_line *l, const algorithm *alg, counts *n)
+{
+    const options *o = c->o;
+    hasher *h = hasher_for(c, alg);
+    int equal = 0, err = h != NULL ? compare_file(c, l, h, &equal) : KSUM_EHASH;
+
+    if (err == ENOENT && o->ignore_missing) {
+        n->ignored++;
+    } else if (err != 0) {
         n->unreadable++;
         if (!o->status) {
-            report_error(l->name, err);
-            print_result(l->name, "FAILED open or read");
+            report_error(l->name, err, NULL);
+            print_result(c, l->name, "FAILED open or read");
         }
     } else if (equal) {
         n->matched++;
         if (!o->status && !o->quiet)
-            print_result(l->name, "OK");
+            print_result(c, l->name, "OK");
     } else {
         n->mismatched++;
         if (!o->status)
-            print_result(l->name, "FAILED");
+            print_result(c, l->name, "FAILED");
     }
-    OPENSSL_free(sum);
+}
+
+/* The algorithm a line is checked with: without an algorithm switch, its
+ * tag's, or the default; with one, the switch's, and none (an improperly
+ * formatted line) for a tag of another algorithm: a check file cannot
+ * choose another algorithm, or no key, instead of the one asked for. */
+static const algorithm *line_algorithm(const options *o, const check_line *l)
+{
+    if (l->alg == NULL)
+        return o->alg;
+    if (!o->alg_given)
+        return l->alg;
+    return strcmp(l->alg->name, o->alg->name) == 0 ? o->alg : NULL;
+}
+
+/* "ksum: FILE: LINE: what" */
+static void line_message(const char *file, unsigned long lineno, const char *what,
+                         const char *why)
+{
+    FILE *f = message_stream();
+
+    fputs("ksum: ", f);
+    print_name(f, file, name_needs_escape(file));
+    fprintf(f, ": %lu: %s%s%s\n", lineno, what, why ? ": " : "", why ? why : "");
 }
 
 static void check_line_text(checker *c, const char *file, unsigned long lineno,
                             char *line, size_t len, counts *n)
 {
     check_line l;
-    hasher *h;
+    const algorithm *alg;
 
     if (len > 0 && line[len - 1] == '\n')
         line[--len] = '\0';
@@ -231,75 +276,112 @@ static void check_line_text(checker *c, const char *file, unsigned long lineno,
         line[--len] = '\0';
     if (len == 0 || line[0] == '#')
         return;
-    if (check_parse_line(line, len, &l) &&
-        (h = hasher_for(c, l.alg ? l.alg : c->o->alg)) != NULL &&
-        l.hex_len == 2 * h->size) {
-        n->formatted++;
-        verify(c, &l, h, n);
+    if (check_parse_line(line, len, &l) && (alg = line_algorithm(c->o, &l)) != NULL &&
+        l.hex_len == 2 * hasher_output_size(alg, c->o)) {
+        verify(c, &l, alg, n);
         return;
     }
     n->misformatted++;
     if (c->o->warn && !c->o->status)
-        fprintf(stderr, "ksum: %s: %lu: improperly formatted checksum line\n",
-                file, lineno);
+        line_message(file, lineno, "improperly formatted checksum line", NULL);
 }
 
 static void warn_count(const char *file, unsigned long n, const char *one,
                        const char *many)
 {
     if (n > 0)
-        fprintf(stderr, "ksum: WARNING: %s: %lu %s\n", file, n, n == 1 ? one : many);
+        fprintf(message_stream(), "ksum: WARNING: %s: %lu %s\n", file, n,
+                n == 1 ? one : many);
 }
 
 static int summarize(const options *o, const char *file, const counts *n)
 {
-    if (n->formatted == 0) {
-        fprintf(stderr, "ksum: %s: no properly formatted checksum lines found\n",
-                file);
+    unsigned long verified = n->matched + n->mismatched + n->unreadable;
+
+    if (verified + n->ignored == 0) {
+        fprintf(message_stream(),
+                "ksum: %s: no properly formatted checksum lines found\n", file);
         return 0;
     }
     if (!o->status) {
         warn_count(file, n->misformatted, "line is improperly formatted",
                    "lines are improperly formatted");
+        warn_count(file, n->lines_unread, "line could not be read",
+                   "lines could not be read");
         warn_count(file, n->unreadable, "listed file could not be read",
                    "listed files could not be read");
         warn_count(file, n->mismatched, "computed checksum did NOT match",
                    "computed checksums did NOT match");
-        if (o->ignore_missing && n->matched + n->mismatched + n->unreadable == 0)
-            fprintf(stderr, "ksum: %s: no file was verified\n", file);
+        if (o->ignore_missing && verified == 0)
+            fprintf(message_stream(), "ksum: %s: no file was verified\n", file);
     }
-    return n->mismatched == 0 && n->unreadable == 0 &&
+    return n->mismatched == 0 && n->unreadable == 0 && n->lines_unread == 0 &&
            !(o->strict && n->misformatted > 0) &&
-           !(o->ignore_missing && n->matched + n->mismatched + n->unreadable == 0);
+           !(o->ignore_missing && verified == 0);
+}
+
+/* Checks the lines of one check file; 0 when none could be read at all. */
+static int check_lines(checker *c, const char *path, const char *label,
+                       line_reader *r, counts *n)
+{
+    unsigned long lineno = 0;
+    int got, err = 0;
+
+    while (!c->stopped && (got = line_next(r, &err)) != LINE_END) {
+        lineno++;
+        if (got == LINE_OK) {
+            check_line_text(c, label, lineno, r->line, r->len, n);
+            continue;
+        }
+        if (got == LINE_READ_ERROR && !r->read_any) {
+            report_error(path, err, NULL);  /* e.g. a directory */
+            return 0;
+        }
+        n->lines_unread++;
+        if (!c->o->status)
+            line_message(label, lineno, "line could not be read",
+                         strerror(got == LINE_TOO_LONG ? ENOMEM : err));
+        if (got == LINE_READ_ERROR)
+            break;  /* where the next line would start is unknown */
+    }
+    return 1;
 }
 
 static int check_one_file(checker *c, const char *path)
 {
-    const char *file = strcmp(path, "-") == 0 ? "standard input" : path;
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t len;
-    unsigned long lineno = 0;
+    int is_stdin = strcmp(path, "-") == 0;
+    const char *label = is_stdin ? "standard input" : path;
+    int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_NOCTTY);
+    line_reader r;
     counts n = {0};
+    int ok = 0;
 
-    if (f == NULL) {
-        report_error(path, errno);
+    if (fd < 0) {
+        report_error(path, errno, NULL);
         return 0;
     }
-    while ((len = getline(&line, &cap, f)) >= 0)
-        check_line_text(c, file, ++lineno, line, (size_t)len, &n);
-    if (ferror(f)) {
-        report_error(path, errno);
-        free(line);
-        if (f != stdin)
-            fclose(f);
-        return 0;
-    }
-    free(line);
-    if (f != stdin)
-        fclose(f);
-    return summarize(c->o, file, &n);
+    if (!line_reader_init(&r, fd))
+        report_error(path, ENOMEM, NULL);
+    else if (check_lines(c, path, label, &r, &n))
+        ok = !c->stopped && summarize(c->o, label, &n);
+    line_reader_free(&r);
+    if (!is_stdin)
+        close(fd);
+    return ok;
+}
+
+/* Standard input named "-", or as /dev/stdin and the like when it is a
+ * pipe, a terminal or a device: a stream that a line naming "-" would
+ * read from too. */
+static int is_standard_input(const char *path)
+{
+    struct stat named, in;
+
+    if (strcmp(path, "-") == 0)
+        return 1;
+    return stat(path, &named) == 0 && fstat(STDIN_FILENO, &in) == 0 &&
+           !S_ISREG(named.st_mode) && named.st_dev == in.st_dev &&
+           named.st_ino == in.st_ino;
 }
 
 int check_files(const options *o, OSSL_LIB_CTX *lib)
@@ -312,17 +394,19 @@ int check_files(const options *o, OSSL_LIB_CTX *lib)
     c.lib = lib;
     if (!input_init(&c.in, 0)) {
         input_free(&c.in);
-        fprintf(stderr, "ksum: out of memory\n");
+        fprintf(message_stream(), "ksum: out of memory\n");
         return 0;
     }
     /* A check file may come from anywhere: a device or FIFO it names
      * could make ksum read forever. */
     c.in.regular_only = 1;
     for (char **f = o->files; *f != NULL; f++)
+        c.stdin_is_list |= is_standard_input(*f);
+    for (char **f = o->files; *f != NULL && !c.stopped; f++)
         ok &= check_one_file(&c, *f);
     for (size_t i = 0; i < algorithm_count; i++)
         if (c.opened[i])
             hasher_close(&c.hashers[i]);
     input_free(&c.in);
-    return ok;
+    return ok && !c.stopped;
 }

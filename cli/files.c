@@ -211,17 +211,135 @@ int hash_path(hasher *h, const char *path, input *in, uint8_t *sum)
     return err;
 }
 
-void report_error(const char *name, int err)
+static const char *error_text(int err)
 {
-    fputs("ksum: ", stderr);
-    print_name(stderr, name, name_needs_escape(name));
+    switch (err) {
+    case KSUM_ECHANGED: return "file changed while it was read";
+    case KSUM_ENOTREG: return "not a regular file";
+    case KSUM_ESTDIN: return "standard input is the checksum list being read";
+    default: return strerror(err);
+    }
+}
+
+void report_error(const char *name, int err, const char *why)
+{
+    char reason[512];
+    FILE *f = message_stream();
+
+    fputs("ksum: ", f);
+    print_name(f, name, name_needs_escape(name));
     if (err == KSUM_EHASH) {
-        fputs(": hashing failed: ", stderr);
-        ERR_print_errors_fp(stderr);
-        fputc('\n', stderr);
+        if (why == NULL)
+            openssl_reason(reason, sizeof reason);
+        fputs(": hashing failed: ", f);
+        why = why != NULL ? why : reason;
+        print_name(f, why, name_needs_escape(why));
+        fputc('\n', f);
     } else {
-        fprintf(stderr, ": %s\n", err == KSUM_ECHANGED ? "file changed while it was read"
-                                 : err == KSUM_ENOTREG ? "not a regular file"
-                                                       : strerror(err));
+        fprintf(f, ": %s\n", error_text(err));
+    }
+}
+
+/* ---- lines of check files ---- */
+
+#define LINE_CHUNK ((size_t)64 << 10)
+/* A line buffer grown past this is given back after its line. */
+#define LINE_KEEP ((size_t)1 << 20)
+
+int line_reader_init(line_reader *r, int fd)
+{
+    memset(r, 0, sizeof *r);
+    r->fd = fd;
+    r->chunk = malloc(LINE_CHUNK);
+    return r->chunk != NULL;
+}
+
+void line_reader_free(line_reader *r)
+{
+    free(r->chunk);
+    free(r->line);
+    r->chunk = NULL;
+    r->line = NULL;
+}
+
+/* Reads the next chunk; returns its size, 0 at the end, -1 on error. */
+static ssize_t refill(line_reader *r, int *err)
+{
+    ssize_t n;
+
+    do
+        n = read(r->fd, r->chunk, LINE_CHUNK);
+    while (n < 0 && errno == EINTR);
+    if (n < 0) {
+        *err = errno;
+        return -1;
+    }
+    r->pos = 0;
+    r->end = (size_t)n;
+    r->read_any |= n > 0;
+    r->at_end = n == 0;
+    return n;
+}
+
+static void drop_line(line_reader *r)
+{
+    free(r->line);
+    r->line = NULL;
+    r->len = r->cap = 0;
+}
+
+/* Appends n bytes to the line; 0 when memory ran out. */
+static int append_line(line_reader *r, const uint8_t *p, size_t n)
+{
+    if (r->len + n + 1 > r->cap) {
+        size_t cap = r->cap ? r->cap : 256;
+        char *bigger;
+        while (cap < r->len + n + 1) {
+            if (cap > SIZE_MAX / 2)
+                return 0;
+            cap *= 2;
+        }
+        if ((bigger = realloc(r->line, cap)) == NULL)
+            return 0;
+        r->line = bigger;
+        r->cap = cap;
+    }
+    memcpy(r->line + r->len, p, n);
+    r->len += n;
+    r->line[r->len] = '\0';
+    return 1;
+}
+
+int line_next(line_reader *r, int *err)
+{
+    int fits = 1, started = 0;
+
+    if (r->cap > LINE_KEEP)
+        drop_line(r);
+    r->len = 0;
+    for (;;) {
+        uint8_t *start = r->chunk + r->pos, *nl;
+        size_t n;
+        if (r->pos == r->end) {
+            /* After the end, a terminal is not asked for more. */
+            ssize_t got = r->at_end ? 0 : refill(r, err);
+            if (got < 0)
+                return LINE_READ_ERROR;
+            if (got == 0)
+                return !started ? LINE_END : fits ? LINE_OK : LINE_TOO_LONG;
+            start = r->chunk;
+        }
+        nl = memchr(start, '\n', r->end - r->pos);
+        n = nl != NULL ? (size_t)(nl + 1 - start) : r->end - r->pos;
+        started = 1;
+        /* Out of memory: the rest of the line is read and dropped, so that
+         * the next line is still checked. */
+        if (fits && !append_line(r, start, n)) {
+            fits = 0;
+            drop_line(r);
+        }
+        r->pos += n;
+        if (nl != NULL)
+            return fits ? LINE_OK : LINE_TOO_LONG;
     }
 }

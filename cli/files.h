@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Reading the files to hash, and reporting why one failed. */
+/* Reading the files to hash and the lines of check files, and reporting
+ * why one failed. */
 #ifndef KSUM_CLI_FILES_H
 #define KSUM_CLI_FILES_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "hasher.h"
@@ -29,6 +31,8 @@ void input_free(input *in);
 #define KSUM_EHASH (-1)     /* EVP failed */
 #define KSUM_ECHANGED (-2)  /* size or mtime changed while reading */
 #define KSUM_ENOTREG (-3)   /* not a regular file, with regular_only */
+#define KSUM_EWRITE (-4)    /* standard output failed (already reported) */
+#define KSUM_ESTDIN (-5)    /* '-' named while standard input is a check file */
 
 /* Hashes the file at path ("-" is standard input) into sum, or with sum
  * NULL leaves the output to hasher_squeeze.  Returns 0, or
@@ -37,7 +41,30 @@ void input_free(input *in);
  * would belong to no version of the file. */
 int hash_path(hasher *h, const char *path, input *in, uint8_t *sum);
 
-/* "ksum: NAME: reason" on stderr. */
-void report_error(const char *name, int err);
+/* "ksum: NAME: reason" on stderr.  For KSUM_EHASH the reason is `why`, or
+ * when that is NULL, this thread's OpenSSL errors. */
+void report_error(const char *name, int err, const char *why);
+
+/* Lines of a check file, read with read(2): a line too long for memory
+ * is skipped to its end, and a read error names its line. */
+typedef struct line_reader {
+    int fd;
+    uint8_t *chunk;     /* what read(2) gave */
+    size_t pos, end;
+    char *line;         /* the current line, with its '\n', NUL-terminated */
+    size_t len, cap;
+    int read_any;       /* a byte of the file was read */
+    int at_end;         /* read(2) said end of file */
+} line_reader;
+
+enum { LINE_OK, LINE_END, LINE_TOO_LONG, LINE_READ_ERROR };
+
+/* 0 when out of memory. */
+int line_reader_init(line_reader *r, int fd);
+/* The next line into r->line and r->len (LINE_OK), or why there is none:
+ * LINE_END, LINE_TOO_LONG (the line was skipped; the next call reads the
+ * line after it), LINE_READ_ERROR (*err: errno). */
+int line_next(line_reader *r, int *err);
+void line_reader_free(line_reader *r);
 
 #endif

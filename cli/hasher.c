@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ksumprov.h"
+#include "output.h"
 
 #define PROPS "provider=" KSUMPROV_NAME
 
@@ -48,9 +49,11 @@ static void build_params(hasher *h)
 
 static int fetch_failed(const algorithm *alg)
 {
-    fprintf(stderr, "ksum: %s: cannot fetch from ksumprov: ", alg->name);
-    ERR_print_errors_fp(stderr);
-    fputc('\n', stderr);
+    char why[512];
+
+    openssl_reason(why, sizeof why);
+    fprintf(message_stream(), "ksum: %s: cannot fetch from ksumprov: %s\n",
+            alg->name, why);
     return 0;
 }
 
@@ -123,4 +126,24 @@ int hasher_squeeze(hasher *h, uint8_t *out, size_t len)
     if (h->mac)
         return EVP_MAC_CTX_get_params(h->mac_ctx, p);
     return EVP_MD_CTX_get_params(h->md_ctx, p);
+}
+
+int hasher_backend(OSSL_LIB_CTX *lib, char *name, size_t size)
+{
+    EVP_MD *md = EVP_MD_fetch(lib, DEFAULT_ALGORITHM->name, PROPS);
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    const char *chosen = NULL;
+    OSSL_PARAM p[] = {OSSL_PARAM_construct_utf8_ptr(KSUM_PARAM_BACKEND,
+                                                    (char **)&chosen, 0),
+                      OSSL_PARAM_END};
+    int ok = md != NULL && ctx != NULL && EVP_DigestInit_ex2(ctx, md, NULL) &&
+             EVP_MD_CTX_get_params(ctx, p) && chosen != NULL &&
+             strlen(chosen) < size;
+
+    if (ok)
+        strcpy(name, chosen);
+    EVP_MD_CTX_free(ctx);
+    EVP_MD_free(md);
+    ERR_clear_error();
+    return ok;
 }

@@ -45,4 +45,8 @@ int hasher_end(hasher *h, uint8_t *out);
 /* Instead of hasher_end: the next len bytes of output, any number of times. */
 int hasher_squeeze(hasher *h, uint8_t *out, size_t len);
 
+/* The Keccak backend ksumprov chose (KSUM_PARAM_BACKEND of a context),
+ * into name; 0 when EVP could not tell. */
+int hasher_backend(OSSL_LIB_CTX *lib, char *name, size_t size);
+
 #endif

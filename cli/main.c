@@ -26,16 +26,35 @@
 static OSSL_LIB_CTX *ksumprov_context(OSSL_PROVIDER **prov)
 {
     OSSL_LIB_CTX *lib = OSSL_LIB_CTX_new();
+    char why[512];
 
     if (lib == NULL ||
         !OSSL_PROVIDER_add_builtin(lib, KSUMPROV_NAME, ksumprov_init) ||
         (*prov = OSSL_PROVIDER_load(lib, KSUMPROV_NAME)) == NULL) {
-        fprintf(stderr, "ksum: cannot load the ksumprov provider: ");
-        ERR_print_errors_fp(stderr);
+        openssl_reason(why, sizeof why);
+        fprintf(message_stream(), "ksum: cannot load the ksumprov provider: %s\n", why);
         OSSL_LIB_CTX_free(lib);
         return NULL;
     }
     return lib;
+}
+
+/* KSUM_SIMD names a Keccak backend for the provider, which falls back to
+ * its own choice when it cannot run that one.  Said once, here; which
+ * backend was chosen, EVP tells. */
+static void report_backend(OSSL_LIB_CTX *lib)
+{
+    const char *want = getenv("KSUM_SIMD");
+    char chosen[64];
+    FILE *f;
+
+    if (want == NULL || *want == '\0' || strcmp(want, "auto") == 0 ||
+        !hasher_backend(lib, chosen, sizeof chosen) || strcmp(want, chosen) == 0)
+        return;
+    f = message_stream();
+    fputs("ksum: KSUM_SIMD=", f);
+    print_name(f, want, name_needs_escape(want));
+    fprintf(f, " is not a backend this build and CPU can run; using %s\n", chosen);
 }
 
 /* One file after another; tree modes use the threads inside the provider,
@@ -52,20 +71,25 @@ static int hash_files_in_turn(const options *o, OSSL_LIB_CTX *lib,
         return 0;
     sum = malloc(hasher_streams(&h) ? 1 : h.size);
     if (!input_init(&in, threads > 1) || sum == NULL) {
-        fprintf(stderr, "ksum: out of memory\n");
+        fprintf(message_stream(), "ksum: out of memory\n");
         input_free(&in);
         free(sum);
         hasher_close(&h);
         return 0;
     }
-    /* A file that cannot be read does not stop the others. */
+    /* A file that cannot be read does not stop the others; a failed write
+     * stops everything. */
     for (char **f = o->files; *f != NULL; f++) {
         sum_source src = {sum, h.size, hasher_streams(&h) ? &h : NULL};
         int err = hash_path(&h, *f, &in, src.h ? NULL : sum);
-        if (err == 0 && !print_sum_line(o, o->alg, *f, &src))
-            err = KSUM_EHASH;
+        if (err == 0)
+            err = print_sum_line(o, o->alg, *f, &src);
+        if (err == KSUM_EWRITE) {
+            ok = 0;
+            break;
+        }
         if (err != 0) {
-            report_error(*f, err);
+            report_error(*f, err, NULL);
             ok = 0;
         }
     }
@@ -100,16 +124,6 @@ static int hash_files(const options *o, OSSL_LIB_CTX *lib)
     return hash_files_in_turn(o, lib, threads);
 }
 
-/* A full disk or a closed pipe must not pass for success. */
-static int close_stdout(void)
-{
-    if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
-        fprintf(stderr, "ksum: write error: %s\n", strerror(errno));
-        return 0;
-    }
-    return 1;
-}
-
 int main(int argc, char **argv)
 {
     options o;
@@ -117,13 +131,21 @@ int main(int argc, char **argv)
     OSSL_PROVIDER *prov = NULL;
     int ok;
 
-    if (!options_parse(&o, argc, argv))
+    /* One write per message line, in its place among the output lines. */
+    setvbuf(stderr, NULL, _IOLBF, 0);
+    if (!options_parse(&o, argc, argv)) {
+        options_free(&o);
         return 1;
+    }
     lib = ksumprov_context(&prov);
-    if (lib == NULL)
+    if (lib == NULL) {
+        options_free(&o);
         return 1;
+    }
+    report_backend(lib);
     ok = o.check ? check_files(&o, lib) : hash_files(&o, lib);
-    ok &= close_stdout();
+    /* A full disk or a closed pipe must not pass for success. */
+    ok &= output_close();
     OSSL_PROVIDER_unload(prov);
     OSSL_LIB_CTX_free(lib);
     options_free(&o);

@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "output.h"
+
 /* -n: 2^48 bytes; outputs over 1 MiB are streamed, not held in memory */
 #define MAX_OUTPUT_SIZE ((size_t)1 << 48)
 #define MAX_KEY_FILE ((off_t)1 << 20)
@@ -25,12 +27,24 @@ enum {
 
 static void usage_hint(void)
 {
-    fprintf(stderr, "Try 'ksum --help' for more information.\n");
+    fprintf(message_stream(), "Try 'ksum --help' for more information.\n");
 }
 
 static int bad_value(const char *what, const char *value, const char *why)
 {
-    fprintf(stderr, "ksum: invalid %s '%s': %s\n", what, value, why);
+    FILE *f = message_stream();
+
+    fprintf(f, "ksum: invalid %s '", what);
+    print_name(f, value, name_needs_escape(value));
+    fprintf(f, "': %s\n", why);
+    usage_hint();
+    return 0;
+}
+
+/* For secrets: what was wrong, never the value. */
+static int bad_secret(const char *what, const char *why)
+{
+    fprintf(message_stream(), "ksum: invalid %s: %s\n", what, why);
     usage_hint();
     return 0;
 }
@@ -67,66 +81,108 @@ static int hex_digit(int c)
     return -1;
 }
 
+static void forget_key(options *o)
+{
+    OPENSSL_clear_free(o->key, o->key_len);
+    o->key = NULL;
+    o->key_len = 0;
+}
+
 static int parse_key(options *o, const char *s)
 {
     size_t n = strlen(s);
 
+    forget_key(o);
+    o->key_option = "--key";
     if (n % 2 != 0)
-        return bad_value("key", s, "odd number of hex digits");
-    OPENSSL_clear_free(o->key, o->key_len);
-    o->key = OPENSSL_malloc(n / 2 + 1);
+        return bad_secret("key", "odd number of hex digits (the key is not shown)");
+    if ((o->key = OPENSSL_malloc(n / 2 + 1)) == NULL)
+        return bad_secret("key", "out of memory");
     o->key_len = n / 2;
     for (size_t i = 0; i < n / 2; i++) {
         int hi = hex_digit(s[2 * i]), lo = hex_digit(s[2 * i + 1]);
-        if (hi < 0 || lo < 0)
-            return bad_value("key", s, "not hexadecimal");
+        if (hi < 0 || lo < 0) {
+            forget_key(o);
+            return bad_secret("key", "not hexadecimal (the key is not shown)");
+        }
         o->key[i] = (uint8_t)(hi << 4 | lo);
     }
     return 1;
 }
 
-/* Raw key bytes, so a key need not appear in ps or shell history. */
+/* "ksum: BEFORE PATH AFTER", the path escaped; returns 0. */
+static int key_file_message(const char *before, const char *path, const char *after)
+{
+    FILE *f = message_stream();
+
+    fprintf(f, "ksum: %s", before);
+    print_name(f, path, name_needs_escape(path));
+    fprintf(f, "%s\n", after);
+    return 0;
+}
+
+static int key_file_error(const char *path, int err)
+{
+    char why[256];
+
+    snprintf(why, sizeof why, ": %s", strerror(err));
+    return key_file_message("", path, why);
+}
+
+/* Raw key bytes, so a key need not appear in ps or shell history.  Messages
+ * name the file, never what it holds. */
 static int read_key_file(options *o, const char *path)
 {
     int fd = open(path, O_RDONLY);
     struct stat st;
-    ssize_t n;
+    ssize_t n = 0;
 
+    forget_key(o);
+    o->key_option = "--key-file";
     if (fd < 0 || fstat(fd, &st) != 0) {
-        fprintf(stderr, "ksum: %s: %s\n", path, strerror(errno));
+        int err = errno;
         if (fd >= 0)
             close(fd);
-        return 0;
+        return key_file_error(path, err);
     }
     if (S_ISREG(st.st_mode) && (st.st_mode & (S_IRWXG | S_IRWXO)) != 0)
-        fprintf(stderr, "ksum: WARNING: key file %s is accessible by others\n",
-                path);
-    OPENSSL_clear_free(o->key, o->key_len);
-    o->key = OPENSSL_malloc(MAX_KEY_FILE + 1);
-    o->key_len = 0;
-    while ((n = read(fd, o->key + o->key_len, MAX_KEY_FILE + 1 - o->key_len)) > 0)
-        o->key_len += (size_t)n;
+        key_file_message("WARNING: key file ", path, " is accessible by others");
+    if ((o->key = OPENSSL_malloc(MAX_KEY_FILE + 1)) != NULL)
+        while ((n = read(fd, o->key + o->key_len, MAX_KEY_FILE + 1 - o->key_len)) > 0)
+            o->key_len += (size_t)n;
+    if (o->key == NULL || n < 0) {
+        int err = o->key == NULL ? ENOMEM : errno;
+        close(fd);
+        return key_file_error(path, err);
+    }
     close(fd);
-    if (n < 0) {
-        fprintf(stderr, "ksum: %s: %s\n", path, strerror(errno));
-        return 0;
-    }
-    if (o->key_len > (size_t)MAX_KEY_FILE) {
-        fprintf(stderr, "ksum: %s: key file larger than 1 MiB\n", path);
-        return 0;
-    }
+    if (o->key_len > (size_t)MAX_KEY_FILE)
+        return key_file_message("", path, ": key file larger than 1 MiB");
     return 1;
 }
 
+/* Decimal, or hexadecimal after 0x; leading zeros are decimal (010 is
+ * ten), not octal. */
 static int parse_domain(options *o, const char *s)
 {
-    char *end;
-    unsigned long v;
+    int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    const char *digits = hex ? s + 2 : s;
+    unsigned long v = 0;
+    size_t n = 0;
 
-    errno = 0;
-    v = strtoul(s, &end, 0);
-    if (!isdigit((unsigned char)*s) || *end != '\0' || errno != 0)
-        return bad_value("domain byte", s, "not a number (e.g. 0x1F)");
+    for (; digits[n] != '\0'; n++) {
+        int d = hex ? hex_digit(digits[n]) : isdigit((unsigned char)digits[n])
+                                                 ? digits[n] - '0' : -1;
+        if (d < 0)
+            return bad_value("domain byte", s, "not a number (decimal, or "
+                             "hexadecimal after 0x, e.g. 0x1F)");
+        v = v * (hex ? 16 : 10) + (unsigned long)d;
+        if (v > 0xFF)
+            v = 0x100;  /* out of range already, and no overflow */
+    }
+    if (n == 0)
+        return bad_value("domain byte", s, "not a number (decimal, or hexadecimal "
+                         "after 0x, e.g. 0x1F)");
     if (v < 0x01 || v > 0x7F)
         return bad_value("domain byte", s, "must be 0x01..0x7F");
     o->domain = (unsigned)v;
@@ -175,10 +231,16 @@ static void print_help(void)
            "      --status              don't output anything; the exit status tells\n"
            "      --strict              exit non-zero for improperly formatted lines\n"
            "  -w, --warn                warn about improperly formatted lines\n"
+           "With an algorithm switch or -a, only lines of that algorithm are checked\n"
+           "(a tag of another one makes a line improperly formatted); without one,\n"
+           "tagged lines choose theirs.  A key needs --kmac128 or --kmac256.  A line\n"
+           "naming - is checked against standard input, unless a check file is it.\n"
            "\n  -h, --help                display this help and exit\n"
            "  -v, --version             output version information and exit\n"
            "\nExit status: 0 if every file was hashed or verified, 1 otherwise.\n"
-           "Environment: KSUM_SIMD=portable forces the portable Keccak code.\n");
+           "\nEnvironment: KSUM_SIMD=portable, bmi2 or avx2 picks the Keccak code (one\n"
+           "this build has and this CPU runs); unset, empty or auto: the fastest.  Any\n"
+           "other value is reported on standard error and ignored.\n");
 }
 
 static void print_version(void)
@@ -231,7 +293,10 @@ static struct option *long_options(void)
 static int set_algorithm(options *o, const algorithm *a, const char *name)
 {
     if (a == NULL) {
-        fprintf(stderr, "ksum: unknown algorithm '%s'\n", name);
+        FILE *f = message_stream();
+        fputs("ksum: unknown algorithm '", f);
+        print_name(f, name, name_needs_escape(name));
+        fputs("'\n", f);
         usage_hint();
         return 0;
     }
@@ -240,12 +305,12 @@ static int set_algorithm(options *o, const algorithm *a, const char *name)
     return 1;
 }
 
-static const char *option_name(unsigned bit)
+static const char *option_name(const options *o, unsigned bit)
 {
     switch (bit) {
     case TAKES_SIZE: return "--output-size";
     case TAKES_XOF: return "--xof";
-    case TAKES_KEY: return "--key";
+    case TAKES_KEY: return o->key_option;
     case TAKES_CUSTOM: return "--customization";
     case TAKES_FUNCTION: return "--function";
     case TAKES_BLOCK: return "--block-size";
@@ -255,17 +320,25 @@ static const char *option_name(unsigned bit)
 
 /* An option the algorithm does not take is an error, not ignored.  In check
  * mode without an algorithm switch, tagged lines choose the algorithm and
- * each takes what applies to it. */
+ * each takes what applies to it, but a key needs a keyed algorithm named
+ * on the command line: otherwise the lines would choose whether the key is
+ * used at all. */
 static int check_applicable(const options *o)
 {
     unsigned extra = o->given & ~o->alg->takes;
 
+    if ((o->given & TAKES_KEY) && o->check && !o->alg_given) {
+        fprintf(message_stream(), "ksum: option %s needs a keyed algorithm: "
+                "--kmac128 or --kmac256\n", o->key_option);
+        usage_hint();
+        return 0;
+    }
     if (extra == 0 || (o->check && !o->alg_given))
         return 1;
     for (unsigned bit = 1; bit <= TAKES_DOMAIN; bit <<= 1)
         if (extra & bit) {
-            fprintf(stderr, "ksum: option %s does not apply to %s\n",
-                    option_name(bit), o->alg->name);
+            fprintf(message_stream(), "ksum: option %s does not apply to %s\n",
+                    option_name(o, bit), o->alg->name);
             usage_hint();
             return 0;
         }
@@ -305,8 +378,8 @@ static int parse_one(options *o, int c, const char *arg)
     case OPT_STATUS: o->status = 1; return 1;
     case OPT_STRICT: o->strict = 1; return 1;
     case 'w': o->warn = 1; return 1;
-    case 'h': print_help(); exit(fflush(stdout) == 0 ? 0 : 1);
-    case 'v': print_version(); exit(fflush(stdout) == 0 ? 0 : 1);
+    case 'h': print_help(); exit(output_close() ? 0 : 1);
+    case 'v': print_version(); exit(output_close() ? 0 : 1);
     default:
         if (c >= OPT_ALGORITHM_BASE && c < OPT_ALGORITHM_BASE + (int)algorithm_count)
             return set_algorithm(o, &algorithms[c - OPT_ALGORITHM_BASE], NULL);
@@ -326,7 +399,7 @@ static int check_mode_options(const options *o)
     else if (o->check && o->tag)
         wrong = "--tag is not meaningful with --check";
     if (wrong != NULL) {
-        fprintf(stderr, "ksum: %s\n", wrong);
+        fprintf(message_stream(), "ksum: %s\n", wrong);
         usage_hint();
         return 0;
     }

@@ -16,6 +16,7 @@ typedef struct options {
     int xof;
     uint8_t *key;            /* -k or --key-file; NULL: the empty key */
     size_t key_len;
+    const char *key_option;  /* "--key" or "--key-file", for messages */
     const char *custom, *function;
     size_t block_size;       /* -B; 0 when absent */
     unsigned domain;         /* --domain; 0 when absent */
@@ -25,8 +26,8 @@ typedef struct options {
     char **files;            /* NULL-terminated; "-" when none were given */
 } options;
 
-/* Parses argv; on a usage error prints the message and returns 0.
- * Exits for --help and --version. */
+/* Parses argv; on a usage error prints the message and returns 0 (then
+ * options_free is still due).  Exits for --help and --version. */
 int options_parse(options *o, int argc, char **argv);
 void options_free(options *o);
 

@@ -1,7 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
+#define _GNU_SOURCE
 #include "output.h"
 
+#include <errno.h>
+#include <openssl/err.h>
+#include <stdarg.h>
+#include <stdio_ext.h>
 #include <string.h>
+
+#include "files.h"
 
 /* Control characters could move the cursor or recolour the terminal when
  * a hostile file name is printed, so they are escaped too. */
@@ -38,7 +45,7 @@ void print_name(FILE *f, const char *name, int escape)
     }
 }
 
-void print_hex(FILE *f, const uint8_t *buf, size_t len)
+int print_hex(FILE *f, const uint8_t *buf, size_t len)
 {
     static const char digits[] = "0123456789abcdef";
     char chunk[4096];
@@ -48,35 +55,112 @@ void print_hex(FILE *f, const uint8_t *buf, size_t len)
         chunk[n++] = digits[buf[i] >> 4];
         chunk[n++] = digits[buf[i] & 15];
         if (n == sizeof chunk) {
-            fwrite(chunk, 1, n, f);
+            /* A full disk or a closed pipe stops a long output here, not
+             * after squeezing the rest. */
+            if (fwrite(chunk, 1, n, f) != n || ferror(f))
+                return 0;
             n = 0;
         }
     }
-    fwrite(chunk, 1, n, f);
+    return fwrite(chunk, 1, n, f) == n && !ferror(f);
+}
+
+FILE *message_stream(void)
+{
+    if (!ferror(stdout))
+        fflush(stdout);  /* a failure here is reported by output_ok */
+    return stderr;
+}
+
+/* Appends to buf[*n..size) what fits. */
+static void append(char *buf, size_t size, size_t *n, const char *fmt, ...)
+{
+    va_list ap;
+    int k;
+
+    if (*n + 1 >= size)
+        return;
+    va_start(ap, fmt);
+    k = vsnprintf(buf + *n, size - *n, fmt, ap);
+    va_end(ap);
+    if (k > 0)
+        *n = *n + (size_t)k < size ? *n + (size_t)k : size - 1;
+}
+
+void openssl_reason(char *buf, size_t size)
+{
+    const char *data;
+    int flags;
+    unsigned long e;
+    size_t n = 0;
+
+    buf[0] = '\0';
+    while ((e = ERR_get_error_all(NULL, NULL, NULL, &data, &flags)) != 0) {
+        const char *reason = ERR_reason_error_string(e);
+        append(buf, size, &n, "%s", n > 0 ? "; " : "");
+        if (reason != NULL)
+            append(buf, size, &n, "%s", reason);
+        else
+            append(buf, size, &n, "error %lx", e);
+        if ((flags & ERR_TXT_STRING) && data != NULL && *data != '\0')
+            append(buf, size, &n, " (%s)", data);
+    }
+    if (n == 0)
+        append(buf, size, &n, "no reason given");
+}
+
+int output_ok(void)
+{
+    /* Standard output is the program's one output; whether its failure was
+     * reported belongs with it. */
+    static int reported;
+    int err = errno;
+
+    if (!ferror(stdout))
+        return 1;
+    if (!reported) {
+        reported = 1;
+        __fpurge(stdout);
+        fprintf(stderr, "ksum: write error: %s\n", strerror(err));
+    }
+    return 0;
+}
+
+int output_close(void)
+{
+    int ok;
+
+    if (output_ok() && fflush(stdout) != 0)
+        (void)output_ok();  /* reports the failed flush */
+    ok = output_ok();
+    if (fclose(stdout) != 0 && ok) {
+        fprintf(stderr, "ksum: write error: %s\n", strerror(errno));
+        ok = 0;
+    }
+    return ok;
 }
 
 static int print_sum(const sum_source *sum)
 {
     uint8_t chunk[16384];
 
-    if (sum->h == NULL) {
-        print_hex(stdout, sum->buf, sum->len);
-        return 1;
-    }
+    if (sum->h == NULL)
+        return print_hex(stdout, sum->buf, sum->len) ? 0 : KSUM_EWRITE;
     for (size_t done = 0; done < sum->len;) {
         size_t take = sum->len - done < sizeof chunk ? sum->len - done : sizeof chunk;
         if (!hasher_squeeze(sum->h, chunk, take))
-            return 0;
-        print_hex(stdout, chunk, take);
+            return KSUM_EHASH;
+        if (!print_hex(stdout, chunk, take))
+            return KSUM_EWRITE;
         done += take;
     }
-    return 1;
+    return 0;
 }
 
 int print_sum_line(const options *o, const algorithm *alg, const char *name,
                    const sum_source *sum)
 {
-    int escape = !o->zero && name_needs_escape(name), ok;
+    int escape = !o->zero && name_needs_escape(name), err;
 
     if (escape)
         putchar('\\');
@@ -84,12 +168,15 @@ int print_sum_line(const options *o, const algorithm *alg, const char *name,
         printf("%s (", alg->name);
         print_name(stdout, name, escape);
         fputs(") = ", stdout);
-        ok = print_sum(sum);
+        err = print_sum(sum);
     } else {
-        ok = print_sum(sum);
-        fputs(o->binary ? " *" : "  ", stdout);
-        print_name(stdout, name, escape);
+        err = print_sum(sum);
+        if (err != KSUM_EWRITE) {
+            fputs(o->binary ? " *" : "  ", stdout);
+            print_name(stdout, name, escape);
+        }
     }
-    putchar(o->zero ? '\0' : '\n');
-    return ok;
+    if (err != KSUM_EWRITE)
+        putchar(o->zero ? '\0' : '\n');
+    return output_ok() ? err : KSUM_EWRITE;
 }

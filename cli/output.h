@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Output lines: hex, file-name escaping as GNU coreutils does it. */
+/* Output lines: hex, file-name escaping as GNU coreutils does it; messages
+ * on standard error; write errors on standard output. */
 #ifndef KSUM_CLI_OUTPUT_H
 #define KSUM_CLI_OUTPUT_H
 
@@ -15,7 +16,24 @@
  * its line starts with a backslash. */
 int name_needs_escape(const char *name);
 void print_name(FILE *f, const char *name, int escape);
-void print_hex(FILE *f, const uint8_t *buf, size_t len);
+/* Returns 0 as soon as a write to f has failed. */
+int print_hex(FILE *f, const uint8_t *buf, size_t len);
+
+/* Standard error, for one message, after standard output has been flushed,
+ * so that "> log 2>&1" keeps the order of lines and messages. */
+FILE *message_stream(void);
+
+/* OpenSSL's reasons for this thread's last failure on one line ("reason
+ * (detail); ..."), into buf; empties the thread's error queue. */
+void openssl_reason(char *buf, size_t size);
+
+/* To be called after each line or piece written to standard output, before
+ * anything else is written: 1 while every write has worked.  The first
+ * failure is reported here ("ksum: write error: REASON") and what is still
+ * buffered is dropped; from then on it returns 0 and reports nothing. */
+int output_ok(void);
+/* At exit: flushes and closes standard output; 1 when all was written. */
+int output_close(void);
 
 /* A checksum to print: len bytes in buf, or, when h is set, squeezed from
  * h while it is printed. */
@@ -26,7 +44,8 @@ typedef struct sum_source {
 } sum_source;
 
 /* "HEX  NAME", "HEX *NAME" or "ALGO (NAME) = HEX", ended by \n or NUL.
- * Returns 0 when squeezing failed. */
+ * Returns 0, KSUM_EHASH when squeezing failed, or KSUM_EWRITE when
+ * standard output failed (reported; stop writing). */
 int print_sum_line(const options *o, const algorithm *alg, const char *name,
                    const sum_source *sum);
 

@@ -220,8 +220,8 @@ def test_missing_file_and_directory_do_not_stop_others(files):
 
 
 @pytest.mark.parametrize("args,message", [
-    (["--kmac128", "--key=abc"], "invalid key 'abc': odd number of hex digits"),
-    (["--kmac128", "--key=zz"], "invalid key 'zz': not hexadecimal"),
+    (["--kmac128", "--key=abc"], "invalid key: odd number of hex digits"),
+    (["--kmac128", "--key=zz"], "invalid key: not hexadecimal"),
     (["--shake128", "-n", "abc"], "invalid output size 'abc'"),
     (["--shake128", "-n", "0"], "invalid output size '0': must be at least 1"),
     (["--shake128", "-n", "-5"], "invalid output size '-5'"),
