@@ -1,48 +1,56 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "algorithms.h"
 
+#include <openssl/core_names.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <string.h>
 #include <strings.h>
 
-#define XOF_OPTS TAKES_SIZE
+#include "ksumprov.h"
+#include "output.h"
+
+#define PROPS "provider=" KSUMPROV_NAME
 #define FIPS "FIPS 202"
 #define SP "SP 800-185"
 #define KT "KangarooTwelve family (RFC 9861, ACNS 2018)"
 #define PRE "Keccak with pre-FIPS padding"
 
 const algorithm algorithms[] = {
-    {"sha3-224", NULL, "SHA3-224", FIPS, 0, 28, 0},
-    {"sha3-256", NULL, "SHA3-256", FIPS, 0, 32, 0},
-    {"sha3-384", NULL, "SHA3-384", FIPS, 0, 48, 0},
-    {"sha3-512", NULL, "SHA3-512", FIPS, 0, 64, 0},
-    {"shake128", NULL, "SHAKE128", FIPS, 0, 16, XOF_OPTS},
-    {"shake256", NULL, "SHAKE256", FIPS, 0, 32, XOF_OPTS},
-    {"rawshake128", NULL, "RAWSHAKE128", FIPS, 0, 16, XOF_OPTS},
-    {"rawshake256", NULL, "RAWSHAKE256", FIPS, 0, 32, XOF_OPTS},
-    {"cshake128", NULL, "CSHAKE128", SP, 0, 16,
-     XOF_OPTS | TAKES_CUSTOM | TAKES_FUNCTION},
-    {"cshake256", NULL, "CSHAKE256", SP, 0, 32,
-     XOF_OPTS | TAKES_CUSTOM | TAKES_FUNCTION},
-    {"kmac128", NULL, "KMAC128", SP, 1, 16,
-     XOF_OPTS | TAKES_XOF | TAKES_KEY | TAKES_CUSTOM},
-    {"kmac256", NULL, "KMAC256", SP, 1, 32,
-     XOF_OPTS | TAKES_XOF | TAKES_KEY | TAKES_CUSTOM},
-    {"parallelhash128", NULL, "PARALLELHASH128", SP, 0, 16,
-     XOF_OPTS | TAKES_XOF | TAKES_CUSTOM | TAKES_BLOCK | TREE},
-    {"parallelhash256", NULL, "PARALLELHASH256", SP, 0, 32,
-     XOF_OPTS | TAKES_XOF | TAKES_CUSTOM | TAKES_BLOCK | TREE},
-    {"kangarootwelve", "k12", "KANGAROOTWELVE", KT, 0, 16, XOF_OPTS | TAKES_CUSTOM | TREE},
-    {"kt128", NULL, "KANGAROOTWELVE", KT, 0, 16, XOF_OPTS | TAKES_CUSTOM | TREE},
-    {"kt256", NULL, "KT256", KT, 0, 64, XOF_OPTS | TAKES_CUSTOM | TREE},
-    {"marsupilamifourteen", "m14", "MARSUPILAMIFOURTEEN", KT, 0, 32,
-     XOF_OPTS | TAKES_CUSTOM | TREE},
-    {"turboshake128", NULL, "TURBOSHAKE128", KT, 0, 32, XOF_OPTS | TAKES_DOMAIN},
-    {"turboshake256", NULL, "TURBOSHAKE256", KT, 0, 64, XOF_OPTS | TAKES_DOMAIN},
-    {"keccak-224", NULL, "KECCAK-224", PRE, 0, 28, 0},
-    {"keccak-256", NULL, "KECCAK-256", PRE, 0, 32, 0},
-    {"keccak-384", NULL, "KECCAK-384", PRE, 0, 48, 0},
-    {"keccak-512", NULL, "KECCAK-512", PRE, 0, 64, 0},
+    {"sha3-224", NULL, "SHA3-224", FIPS, 0},
+    {"sha3-256", NULL, "SHA3-256", FIPS, 0},
+    {"sha3-384", NULL, "SHA3-384", FIPS, 0},
+    {"sha3-512", NULL, "SHA3-512", FIPS, 0},
+    {"shake128", NULL, "SHAKE128", FIPS, 0},
+    {"shake256", NULL, "SHAKE256", FIPS, 0},
+    {"rawshake128", NULL, "RAWSHAKE128", FIPS, 0},
+    {"rawshake256", NULL, "RAWSHAKE256", FIPS, 0},
+    {"cshake128", NULL, "CSHAKE128", SP, 0},
+    {"cshake256", NULL, "CSHAKE256", SP, 0},
+    {"kmac128", NULL, "KMAC128", SP, 1},
+    {"kmac256", NULL, "KMAC256", SP, 1},
+    {"parallelhash128", NULL, "PARALLELHASH128", SP, 0},
+    {"parallelhash256", NULL, "PARALLELHASH256", SP, 0},
+    {"tuplehash128", NULL, "TUPLEHASH128", SP, 0},
+    {"tuplehash256", NULL, "TUPLEHASH256", SP, 0},
+    {"kangarootwelve", "k12", "KANGAROOTWELVE", KT, 0},
+    {"kt128", NULL, "KANGAROOTWELVE", KT, 0},
+    {"kt256", NULL, "KT256", KT, 0},
+    {"marsupilamifourteen", "m14", "MARSUPILAMIFOURTEEN", KT, 0},
+    {"turboshake128", NULL, "TURBOSHAKE128", KT, 0},
+    {"turboshake256", NULL, "TURBOSHAKE256", KT, 0},
+    {"keccak-224", NULL, "KECCAK-224", PRE, 0},
+    {"keccak-256", NULL, "KECCAK-256", PRE, 0},
+    {"keccak-384", NULL, "KECCAK-384", PRE, 0},
+    {"keccak-512", NULL, "KECCAK-512", PRE, 0},
 };
 const size_t algorithm_count = sizeof algorithms / sizeof algorithms[0];
+
+const algorithm *algorithm_default(void)
+{
+    return algorithm_find("SHA3-256");
+}
 
 const algorithm *algorithm_find(const char *name)
 {
@@ -52,10 +60,87 @@ const algorithm *algorithm_find(const char *name)
             (a->alias != NULL && strcasecmp(name, a->alias) == 0))
             return a;
     }
-    /* The provider's other aliases. */
-    if (strcasecmp(name, "KMAC-128") == 0)
-        return algorithm_find("kmac128");
-    if (strcasecmp(name, "KMAC-256") == 0)
-        return algorithm_find("kmac256");
     return NULL;
+}
+
+/* The provider's other names: fetch by the name, then find the switch
+ * whose provider name is the same algorithm. */
+const algorithm *algorithm_lookup(OSSL_LIB_CTX *lib, const char *name)
+{
+    const algorithm *found = algorithm_find(name);
+    EVP_MD *md;
+    EVP_MAC *mac;
+
+    if (found != NULL)
+        return found;
+    ERR_set_mark();
+    md = EVP_MD_fetch(lib, name, PROPS);
+    mac = md == NULL ? EVP_MAC_fetch(lib, name, PROPS) : NULL;
+    ERR_pop_to_mark();
+    for (size_t i = 0; found == NULL && i < algorithm_count; i++)
+        if ((md != NULL && EVP_MD_is_a(md, algorithms[i].name)) ||
+            (mac != NULL && EVP_MAC_is_a(mac, algorithms[i].name)))
+            found = &algorithms[i];
+    EVP_MD_free(md);
+    EVP_MAC_free(mac);
+    return found;
+}
+
+/* The options that send each parameter. */
+static const struct {
+    const char *key;
+    unsigned bit;
+} parameter_options[] = {
+    {OSSL_DIGEST_PARAM_XOFLEN, TAKES_SIZE}, {OSSL_MAC_PARAM_SIZE, TAKES_SIZE},
+    {KSUM_PARAM_XOF, TAKES_XOF},           {OSSL_MAC_PARAM_KEY, TAKES_KEY},
+    {KSUM_PARAM_CUSTOM, TAKES_CUSTOM},     {KSUM_PARAM_FUNCTION_NAME, TAKES_FUNCTION},
+    {KSUM_PARAM_BLOCK_SIZE, TAKES_BLOCK},  {KSUM_PARAM_DOMAIN, TAKES_DOMAIN},
+    {KSUM_PARAM_THREADS, TAKES_THREADS},   {KSUM_PARAM_ELEMENT_LENGTH, TAKES_ELEMENTS},
+    {KSUM_PARAM_BATCH, TAKES_BATCH},
+};
+
+static unsigned takes_of(const OSSL_PARAM *settable)
+{
+    unsigned takes = 0;
+
+    for (size_t i = 0; i < sizeof parameter_options / sizeof parameter_options[0]; i++)
+        if (OSSL_PARAM_locate_const(settable, parameter_options[i].key) != NULL)
+            takes |= parameter_options[i].bit;
+    return takes;
+}
+
+void algorithm_facts_of(EVP_MD *md, EVP_MAC *mac, algorithm_facts *f)
+{
+    OSSL_PARAM p[] = {OSSL_PARAM_construct_size_t(KSUM_PARAM_DEFAULT_SIZE,
+                                                  &f->default_size),
+                      OSSL_PARAM_END};
+
+    memset(f, 0, sizeof *f);
+    if (mac != NULL) {
+        f->takes = takes_of(EVP_MAC_settable_ctx_params(mac));
+        EVP_MAC_get_params(mac, p);
+        return;
+    }
+    f->takes = takes_of(EVP_MD_settable_ctx_params(md));
+    EVP_MD_get_params(md, p);
+    if (!(f->takes & TAKES_SIZE))
+        f->fixed_size = f->default_size = (size_t)EVP_MD_get_size(md);
+}
+
+int algorithm_describe(OSSL_LIB_CTX *lib, const algorithm *a, algorithm_facts *f)
+{
+    EVP_MD *md = a->is_mac ? NULL : EVP_MD_fetch(lib, a->name, PROPS);
+    EVP_MAC *mac = a->is_mac ? EVP_MAC_fetch(lib, a->name, PROPS) : NULL;
+    char why[512];
+
+    if (md == NULL && mac == NULL) {
+        openssl_reason(why, sizeof why);
+        fprintf(message_stream(), "ksum: %s: cannot fetch from ksumprov: %s\n",
+                a->name, why);
+        return 0;
+    }
+    algorithm_facts_of(md, mac, f);
+    EVP_MD_free(md);
+    EVP_MAC_free(mac);
+    return 1;
 }

@@ -14,15 +14,19 @@
 #include "files.h"
 #include "hasher.h"
 #include "output.h"
+#include "tuple.h"
 
-/* Undoes print_name's escaping in place; 0 on an unknown escape. */
-static int unescape(char *s)
+/* Undoes print_name's escaping in place (when escaped) and turns the
+ * literal tabs, which only separate TupleHash's names, into NULs (an
+ * escaped tab stays a tab); sets *len to the result's length.  0 on an
+ * unknown escape. */
+static int unescape(char *s, size_t *len, int escaped)
 {
-    char *out = s;
+    char *out = s, *start = s;
 
     for (; *s; s++) {
-        if (*s != '\\') {
-            *out++ = *s;
+        if (*s == '\t' || !escaped || *s != '\\') {
+            *out++ = *s == '\t' ? '\0' : *s;
             continue;
         }
         s++;
@@ -41,6 +45,7 @@ static int unescape(char *s)
             return 0;
     }
     *out = '\0';
+    *len = (size_t)(out - start);
     return 1;
 }
 
@@ -56,9 +61,8 @@ static size_t hex_run(const char *s, size_t len)
 static int parse_tagged(char *line, size_t len, check_line *out)
 {
     size_t alg_end = 0, hex_start = len, close;
-    char alg_name[64];
 
-    while (alg_end < len && alg_end < sizeof alg_name - 1 &&
+    while (alg_end < len && alg_end < CHECK_TAG_MAX &&
            (isalnum((unsigned char)line[alg_end]) || line[alg_end] == '-' ||
             line[alg_end] == '_'))
         alg_end++;
@@ -73,14 +77,13 @@ static int parse_tagged(char *line, size_t len, check_line *out)
     close = line[hex_start - 3] == ' ' ? hex_start - 4 : hex_start - 3;
     if (close <= open || line[close] != ')')
         return 0;
-    memcpy(alg_name, line, alg_end);
-    alg_name[alg_end] = '\0';
-    out->alg = algorithm_find(alg_name);
+    out->tag = line;
     out->hex = line + hex_start;
     out->hex_len = len - hex_start;
     line[close] = '\0';
+    line[alg_end] = '\0';  /* a space or the '(' */
     out->name = line + open + 1;
-    return out->alg != NULL;
+    return 1;
 }
 
 /* "HEX  NAME", "HEX *NAME", or "HEX NAME" (BSD's reversed form). */
@@ -94,7 +97,7 @@ static int parse_untagged(char *line, size_t len, check_line *out)
         at++;
     if (at >= len)
         return 0;
-    out->alg = NULL;
+    out->tag = NULL;
     out->hex = line;
     out->hex_len = n;
     out->name = line + at;
@@ -111,7 +114,7 @@ int check_parse_line(char *line, size_t len, check_line *out)
         line++, len--;
     if (!parse_tagged(line, len, out) && !parse_untagged(line, len, out))
         return 0;
-    return !escaped || unescape(out->name);
+    return unescape(out->name, &out->name_len, escaped);
 }
 
 /* ---- verification ---- */
@@ -127,8 +130,8 @@ typedef struct counts {
 typedef struct checker {
     const options *o;
     OSSL_LIB_CTX *lib;
-    hasher hashers[32];     /* by algorithm, opened on first use */
-    int opened[32];
+    hasher *hashers;        /* by algorithm, opened on first use */
+    int *opened;
     input in;
     int stdin_is_list;      /* a check file is standard input: '-' is refused */
     int stopped;            /* standard output failed: stop at once */
@@ -136,7 +139,7 @@ typedef struct checker {
 
 static hasher *hasher_for(checker *c, const algorithm *alg)
 {
-    size_t i = (size_t)(alg - algorithms);
+    size_t i = (size_t)(alg - algorithms);   /* alg is in the table */
 
     if (!c->opened[i]) {
         if (!hasher_open(&c->hashers[i], c->lib, alg, c->o))
@@ -146,13 +149,20 @@ static hasher *hasher_for(checker *c, const algorithm *alg)
     return &c->hashers[i];
 }
 
-static void print_result(checker *c, const char *name, const char *what)
+/* The file, or TupleHash's files, a line names. */
+typedef struct entry {
+    char **names;
+    size_t n;
+    const char *hex;
+} entry;
+
+static void print_result(checker *c, const entry *e, const char *what)
 {
-    int escape = name_needs_escape(name);
+    int escape = names_need_escape(e->names, e->n);
 
     if (escape)
         putchar('\\');
-    print_name(stdout, name, escape);
+    print_names(stdout, e->names, e->n, escape);
     printf(": %s\n", what);
     c->stopped = !output_ok();
 }
@@ -195,62 +205,101 @@ static int hex_equal_streamed(const char *hex, hasher *h, int *equal)
     return 1;
 }
 
-/* Hashes the file a line names and compares; returns 0 or why it could not. */
-static int compare_file(checker *c, const check_line *l, hasher *h, int *equal)
+/* Standard input would be the rest of a check file. */
+static int reads_the_list(const checker *c, const entry *e)
+{
+    for (size_t i = 0; c->stdin_is_list && i < e->n; i++)
+        if (strcmp(e->names[i], "-") == 0)
+            return 1;
+    return 0;
+}
+
+/* Hashes the file (or files) a line names and compares; returns 0 or why
+ * it could not, with *failed the name to report. */
+static int compare_file(checker *c, const entry *e, hasher *h, int *equal,
+                        const char **failed)
 {
     int stream = hasher_streams(h), err;
     uint8_t *sum;
 
-    /* Standard input would be the rest of a check file. */
-    if (strcmp(l->name, "-") == 0 && c->stdin_is_list)
+    *failed = e->names[0];
+    if (reads_the_list(c, e))
         return KSUM_ESTDIN;
     if ((sum = OPENSSL_malloc(stream ? 1 : h->size)) == NULL)
         return ENOMEM;
-    err = hash_path(h, l->name, &c->in, stream ? NULL : sum);
-    if (err == 0 && stream && !hex_equal_streamed(l->hex, h, equal))
+    if (h->facts.takes & TAKES_ELEMENTS)
+        err = hash_tuple(h, e->names, e->n, &c->in, stream ? NULL : sum, failed);
+    else
+        err = hash_path(h, e->names[0], &c->in, stream ? NULL : sum);
+    if (err == 0 && stream && !hex_equal_streamed(e->hex, h, equal))
         err = KSUM_EHASH;
     else if (err == 0 && !stream)
-        *equal = hex_equal(l->hex, sum, h->size);
+        *equal = hex_equal(e->hex, sum, h->size);
     OPENSSL_free(sum);
     return err;
 }
 
-static void verify(checker *c, const check_line *l, const algorithm *alg, counts *n)
+static void verify(checker *c, const entry *e, hasher *h, counts *n)
 {
     const options *o = c->o;
-    hasher *h = hasher_for(c, alg);
-    int equal = 0, err = h != NULL ? compare_file(c, l, h, &equal) : KSUM_EHASH;
+    const char *failed;
+    int equal = 0, err = compare_file(c, e, h, &equal, &failed);
 
     if (err == ENOENT && o->ignore_missing) {
         n->ignored++;
     } else if (err != 0) {
         n->unreadable++;
         if (!o->status) {
-            report_error(l->name, err, NULL);
-            print_result(c, l->name, "FAILED open or read");
+            report_error(failed, err, NULL);
+            print_result(c, e, "FAILED open or read");
         }
     } else if (equal) {
         n->matched++;
         if (!o->status && !o->quiet)
-            print_result(c, l->name, "OK");
+            print_result(c, e, "OK");
     } else {
         n->mismatched++;
         if (!o->status)
-            print_result(c, l->name, "FAILED");
+            print_result(c, e, "FAILED");
     }
 }
 
-/* The algorithm a line is checked with: without an algorithm switch, its
- * tag's, or the default; with one, the switch's, and none (an improperly
- * formatted line) for a tag of another algorithm: a check file cannot
- * choose another algorithm, or no key, instead of the one asked for. */
-static const algorithm *line_algorithm(const options *o, const check_line *l)
+/* The names of a line: TupleHash's are separated by the NULs that stand
+ * for literal tabs; any other algorithm's one name has its tabs back. */
+static int entry_of(check_line *l, int tuple, entry *e)
 {
-    if (l->alg == NULL)
-        return o->alg;
-    if (!o->alg_given)
-        return l->alg;
-    return strcmp(l->alg->name, o->alg->name) == 0 ? o->alg : NULL;
+    size_t n = 1;
+
+    e->hex = l->hex;
+    for (size_t i = 0; i < l->name_len; i++)
+        if (l->name[i] == '\0') {
+            if (!tuple)
+                l->name[i] = '\t';
+            n += tuple;
+        }
+    if ((e->names = malloc(n * sizeof *e->names)) == NULL)
+        return 0;
+    e->n = 0;
+    for (char *p = l->name; e->n < n; p += strlen(p) + 1)
+        e->names[e->n++] = p;
+    return 1;
+}
+
+/* The algorithm a line is checked with: without an algorithm switch, its
+ * tag's (any name the provider knows), or the default; with one, the
+ * switch's, and none (an improperly formatted line) for a tag of another
+ * algorithm: a check file cannot choose another algorithm, or no key,
+ * instead of the one asked for. */
+static const algorithm *line_algorithm(const checker *c, const check_line *l)
+{
+    const algorithm *tagged;
+
+    if (l->tag == NULL)
+        return c->o->alg;
+    tagged = algorithm_lookup(c->lib, l->tag);
+    if (!c->o->alg_given || tagged == NULL)
+        return tagged;
+    return strcmp(tagged->name, c->o->alg->name) == 0 ? c->o->alg : NULL;
 }
 
 /* "ksum: FILE: LINE: what" */
@@ -269,6 +318,7 @@ static void check_line_text(checker *c, const char *file, unsigned long lineno,
 {
     check_line l;
     const algorithm *alg;
+    hasher *h;
 
     if (len > 0 && line[len - 1] == '\n')
         line[--len] = '\0';
@@ -276,10 +326,25 @@ static void check_line_text(checker *c, const char *file, unsigned long lineno,
         line[--len] = '\0';
     if (len == 0 || line[0] == '#')
         return;
-    if (check_parse_line(line, len, &l) && (alg = line_algorithm(c->o, &l)) != NULL &&
-        l.hex_len == 2 * hasher_output_size(alg, c->o)) {
-        verify(c, &l, alg, n);
-        return;
+    if (check_parse_line(line, len, &l) && (alg = line_algorithm(c, &l)) != NULL) {
+        entry e;
+        h = hasher_for(c, alg);
+        if (!entry_of(&l, h != NULL && (h->facts.takes & TAKES_ELEMENTS), &e)) {
+            n->lines_unread++;
+            if (!c->o->status)
+                line_message(file, lineno, "line could not be read", strerror(ENOMEM));
+            return;
+        }
+        if (h == NULL) {
+            n->unreadable++;    /* not verified: never an improper line */
+            if (!c->o->status)
+                print_result(c, &e, "FAILED open or read");
+        } else if (l.hex_len == 2 * h->size) {
+            verify(c, &e, h, n);
+        }
+        free(e.names);
+        if (h == NULL || l.hex_len == 2 * h->size)
+            return;
     }
     n->misformatted++;
     if (c->o->warn && !c->o->status)
@@ -392,8 +457,12 @@ int check_files(const options *o, OSSL_LIB_CTX *lib)
     memset(&c, 0, sizeof c);
     c.o = o;
     c.lib = lib;
-    if (!input_init(&c.in, 0)) {
+    c.hashers = calloc(algorithm_count, sizeof *c.hashers);
+    c.opened = calloc(algorithm_count, sizeof *c.opened);
+    if (c.hashers == NULL || c.opened == NULL || !input_init(&c.in, 0)) {
         input_free(&c.in);
+        free(c.hashers);
+        free(c.opened);
         fprintf(message_stream(), "ksum: out of memory\n");
         return 0;
     }
@@ -407,6 +476,8 @@ int check_files(const options *o, OSSL_LIB_CTX *lib)
     for (size_t i = 0; i < algorithm_count; i++)
         if (c.opened[i])
             hasher_close(&c.hashers[i]);
+    free(c.hashers);
+    free(c.opened);
     input_free(&c.in);
     return ok && !c.stopped;
 }

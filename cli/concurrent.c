@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
+#define _GNU_SOURCE
 #include "concurrent.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +13,20 @@
 #include "hasher.h"
 #include "output.h"
 
-#define MAX_WORKERS 64
+#include "ksumprov.h"
+
+/* Workers hash files, the printing thread streams: --threads is capped at
+ * the provider's own thread cap. */
+#define MAX_WORKERS KSUMPROV_MAX_THREADS
+
+unsigned ksum_cpu_count(void)
+{
+    cpu_set_t set;
+
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return (unsigned)CPU_COUNT(&set);
+    return 1;
+}
 
 typedef struct result {
     int done, err;
@@ -132,7 +147,7 @@ static int print_one(const options *o, const char *name, result *r, size_t size,
     sum_source src = {r->sum, size, NULL};
 
     if (r->err == 0)
-        return print_sum_line(o, o->alg, name, &src);
+        return print_sum_line(o, o->alg, (char *const *)&name, 1, &src);
     report_error(name, r->err, r->why);
     *ok = 0;
     return 0;

@@ -8,6 +8,10 @@
 
 #include "options.h"
 
+/* The CPUs this process may run on (its affinity mask), at least 1: the
+ * default number of threads. */
+unsigned ksum_cpu_count(void);
+
 /* Hashes o->files on `workers` threads and prints their lines in order.
  * Returns 1 when every file was hashed, 0 otherwise, -1 when it could not
  * start (the caller then hashes them one by one). */

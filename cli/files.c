@@ -169,10 +169,13 @@ static int hash_read_ahead(hasher *h, int fd, input *in)
     return result;
 }
 
-static int same_file_state(const struct stat *a, const struct stat *b)
+int file_unchanged(int fd, const struct stat *before)
 {
-    return a->st_size == b->st_size && a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
-           a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+    struct stat after;
+
+    return fstat(fd, &after) == 0 && after.st_size == before->st_size &&
+           after.st_mtim.tv_sec == before->st_mtim.tv_sec &&
+           after.st_mtim.tv_nsec == before->st_mtim.tv_nsec;
 }
 
 static int hash_fd(hasher *h, int fd, input *in, uint8_t *sum)
@@ -189,7 +192,7 @@ static int hash_fd(hasher *h, int fd, input *in, uint8_t *sum)
 
 int hash_path(hasher *h, const char *path, input *in, uint8_t *sum)
 {
-    struct stat before, after;
+    struct stat before;
     int fd, err;
 
     if (strcmp(path, "-") == 0)
@@ -204,8 +207,7 @@ int hash_path(hasher *h, const char *path, input *in, uint8_t *sum)
         err = KSUM_ENOTREG;
     else
         err = hash_fd(h, fd, in, sum);
-    if (err == 0 && S_ISREG(before.st_mode) &&
-        (fstat(fd, &after) != 0 || !same_file_state(&before, &after)))
+    if (err == 0 && S_ISREG(before.st_mode) && !file_unchanged(fd, &before))
         err = KSUM_ECHANGED;
     close(fd);
     return err;
@@ -217,6 +219,7 @@ static const char *error_text(int err)
     case KSUM_ECHANGED: return "file changed while it was read";
     case KSUM_ENOTREG: return "not a regular file";
     case KSUM_ESTDIN: return "standard input is the checksum list being read";
+    case KSUM_ETAB: return "a name with a tab cannot be joined to others with -z";
     default: return strerror(err);
     }
 }

@@ -33,6 +33,7 @@ void input_free(input *in);
 #define KSUM_ENOTREG (-3)   /* not a regular file, with regular_only */
 #define KSUM_EWRITE (-4)    /* standard output failed (already reported) */
 #define KSUM_ESTDIN (-5)    /* '-' named while standard input is a check file */
+#define KSUM_ETAB (-6)      /* a tab in a name of a tuple, with -z */
 
 /* Hashes the file at path ("-" is standard input) into sum, or with sum
  * NULL leaves the output to hasher_squeeze.  Returns 0, or
@@ -40,6 +41,10 @@ void input_free(input *in);
  * size or modification time changes while it is read is an error: the sum
  * would belong to no version of the file. */
 int hash_path(hasher *h, const char *path, input *in, uint8_t *sum);
+
+struct stat;
+/* A regular file's size and modification time are what they were. */
+int file_unchanged(int fd, const struct stat *before);
 
 /* "ksum: NAME: reason" on stderr.  For KSUM_EHASH the reason is `why`, or
  * when that is NULL, this thread's OpenSSL errors. */

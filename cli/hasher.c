@@ -13,37 +13,41 @@
 
 static const char empty[1] = "";
 
-/* The parameters the options give this algorithm. */
+static OSSL_PARAM text_param(const char *key, const char *text)
+{
+    return OSSL_PARAM_construct_octet_string(key, (void *)text, strlen(text));
+}
+
+/* The parameters of what the user gave, and the two that ksum always
+ * sends: the output length (ksum's default may not be the running
+ * OpenSSL's) and KMAC's key (empty by default; OpenSSL's KMAC has none). */
 static void build_params(hasher *h)
 {
     const options *o = h->opts;
-    unsigned t = h->alg->takes;
+    unsigned t = h->facts.takes & (o->given | TAKES_SIZE | TAKES_KEY | TAKES_THREADS);
     OSSL_PARAM *p = h->params;
 
     if (t & TAKES_CUSTOM)
-        *p++ = OSSL_PARAM_construct_octet_string(
-            KSUM_PARAM_CUSTOM, (void *)(o->custom ? o->custom : empty),
-            o->custom ? strlen(o->custom) : 0);
+        *p++ = text_param(KSUM_PARAM_CUSTOM, o->custom);
     if (t & TAKES_FUNCTION)
-        *p++ = OSSL_PARAM_construct_octet_string(
-            KSUM_PARAM_FUNCTION_NAME, (void *)(o->function ? o->function : empty),
-            o->function ? strlen(o->function) : 0);
+        *p++ = text_param(KSUM_PARAM_FUNCTION_NAME, o->function);
     if (t & TAKES_BLOCK)
-        *p++ = OSSL_PARAM_construct_size_t(KSUM_PARAM_BLOCK_SIZE, &h->block_size);
+        *p++ = OSSL_PARAM_construct_size_t(KSUM_PARAM_BLOCK_SIZE, (size_t *)&o->block_size);
     if (t & TAKES_DOMAIN)
-        *p++ = OSSL_PARAM_construct_uint(KSUM_PARAM_DOMAIN, &h->domain);
+        *p++ = OSSL_PARAM_construct_uint(KSUM_PARAM_DOMAIN, (unsigned *)&o->domain);
     if (t & TAKES_XOF)
-        *p++ = OSSL_PARAM_construct_int(KSUM_PARAM_XOF, &h->xof);
-    if (t & TREE)
-        *p++ = OSSL_PARAM_construct_uint(KSUM_PARAM_THREADS, &h->threads);
-    if (h->alg->is_mac) {
-        *p++ = OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &h->size);
+        *p++ = OSSL_PARAM_construct_int(KSUM_PARAM_XOF, (int *)&o->xof);
+    if ((t & TAKES_THREADS) && o->threads != 0)
+        *p++ = OSSL_PARAM_construct_uint(KSUM_PARAM_THREADS, (unsigned *)&o->threads);
+    if (t & TAKES_KEY)
         *p++ = OSSL_PARAM_construct_octet_string(
             OSSL_MAC_PARAM_KEY, o->key ? (void *)o->key : (void *)empty,
             o->key ? o->key_len : 0);
-    } else if (t & TAKES_SIZE) {
-        *p++ = OSSL_PARAM_construct_size_t(OSSL_DIGEST_PARAM_XOFLEN, &h->size);
-    }
+    /* "size" is the MAC's name, "xoflen" the digests' */
+    if (t & TAKES_SIZE)
+        *p++ = OSSL_PARAM_construct_size_t(h->mac ? OSSL_MAC_PARAM_SIZE
+                                                  : OSSL_DIGEST_PARAM_XOFLEN,
+                                           &h->size);
     *p = OSSL_PARAM_construct_end();
 }
 
@@ -57,9 +61,9 @@ static int fetch_failed(const algorithm *alg)
     return 0;
 }
 
-size_t hasher_output_size(const algorithm *alg, const options *o)
+size_t hasher_output_size(const algorithm_facts *f, const options *o)
 {
-    return (alg->takes & TAKES_SIZE) && o->size ? o->size : alg->default_size;
+    return (f->takes & TAKES_SIZE) && o->size ? o->size : f->default_size;
 }
 
 int hasher_open(hasher *h, OSSL_LIB_CTX *lib, const algorithm *alg,
@@ -68,20 +72,21 @@ int hasher_open(hasher *h, OSSL_LIB_CTX *lib, const algorithm *alg,
     memset(h, 0, sizeof *h);
     h->alg = alg;
     h->opts = o;
-    h->size = hasher_output_size(alg, o);
-    h->block_size = o->block_size ? o->block_size : 8192;
-    h->domain = o->domain ? o->domain : 0x1F;
-    h->xof = o->xof;
-    h->threads = o->threads;
-    build_params(h);
     if (alg->is_mac) {
         h->mac = EVP_MAC_fetch(lib, alg->name, PROPS);
         h->mac_ctx = h->mac ? EVP_MAC_CTX_new(h->mac) : NULL;
-        return h->mac_ctx != NULL || fetch_failed(alg);
+        if (h->mac_ctx == NULL)
+            return fetch_failed(alg);
+    } else {
+        h->md = EVP_MD_fetch(lib, alg->name, PROPS);
+        h->md_ctx = h->md ? EVP_MD_CTX_new() : NULL;
+        if (h->md_ctx == NULL)
+            return fetch_failed(alg);
     }
-    h->md = EVP_MD_fetch(lib, alg->name, PROPS);
-    h->md_ctx = h->md ? EVP_MD_CTX_new() : NULL;
-    return h->md_ctx != NULL || fetch_failed(alg);
+    algorithm_facts_of(h->md, h->mac, &h->facts);
+    h->size = hasher_output_size(&h->facts, o);
+    build_params(h);
+    return 1;
 }
 
 void hasher_close(hasher *h)
@@ -113,9 +118,17 @@ int hasher_end(hasher *h, uint8_t *out)
 
     if (h->mac)
         return EVP_MAC_final(h->mac_ctx, out, &outl, h->size);
-    if (h->alg->takes & TAKES_SIZE)
+    if (h->facts.takes & TAKES_SIZE)
         return EVP_DigestFinalXOF(h->md_ctx, out, h->size);
     return EVP_DigestFinal_ex(h->md_ctx, out, &n);
+}
+
+int hasher_announce(hasher *h, uint64_t len)
+{
+    OSSL_PARAM p[] = {OSSL_PARAM_construct_uint64(KSUM_PARAM_ELEMENT_LENGTH, &len),
+                      OSSL_PARAM_END};
+
+    return EVP_MD_CTX_set_params(h->md_ctx, p);
 }
 
 int hasher_squeeze(hasher *h, uint8_t *out, size_t len)
@@ -130,7 +143,7 @@ int hasher_squeeze(hasher *h, uint8_t *out, size_t len)
 
 int hasher_backend(OSSL_LIB_CTX *lib, char *name, size_t size)
 {
-    EVP_MD *md = EVP_MD_fetch(lib, DEFAULT_ALGORITHM->name, PROPS);
+    EVP_MD *md = EVP_MD_fetch(lib, algorithm_default()->name, PROPS);
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
     const char *chosen = NULL;
     OSSL_PARAM p[] = {OSSL_PARAM_construct_utf8_ptr(KSUM_PARAM_BACKEND,

@@ -11,16 +11,13 @@
 
 typedef struct hasher {
     const algorithm *alg;
+    algorithm_facts facts;
     EVP_MD *md;
     EVP_MD_CTX *md_ctx;
     EVP_MAC *mac;
     EVP_MAC_CTX *mac_ctx;
-    OSSL_PARAM params[8];
+    OSSL_PARAM params[10];
     size_t size;          /* output bytes */
-    size_t block_size;
-    unsigned domain;
-    int xof;
-    unsigned threads;     /* tree modes: provider worker threads, 0 = all */
     const options *opts;
 } hasher;
 
@@ -28,8 +25,9 @@ typedef struct hasher {
  * (KSUM_PARAM_SQUEEZE), never held in memory whole. */
 #define HASHER_STREAM_MIN ((size_t)1 << 20)
 
-/* The output bytes of alg under the options (-n or the default). */
-size_t hasher_output_size(const algorithm *alg, const options *o);
+/* The output bytes of an algorithm under the options (-n or the
+ * default). */
+size_t hasher_output_size(const algorithm_facts *f, const options *o);
 #define hasher_streams(h) ((h)->size > HASHER_STREAM_MIN)
 
 /* Fetches the algorithm; prints an error and returns 0 on failure. */
@@ -42,6 +40,8 @@ void hasher_close(hasher *h);
 int hasher_begin(hasher *h);
 int hasher_update(hasher *h, const uint8_t *in, size_t len);
 int hasher_end(hasher *h, uint8_t *out);
+/* TupleHash: the next element is len bytes (KSUM_PARAM_ELEMENT_LENGTH). */
+int hasher_announce(hasher *h, uint64_t len);
 /* Instead of hasher_end: the next len bytes of output, any number of times. */
 int hasher_squeeze(hasher *h, uint8_t *out, size_t len);
 

@@ -5,9 +5,7 @@
  * registered as a built-in provider of a private library context, so the
  * program needs no openssl.cnf and no module path.
  */
-#define _GNU_SOURCE
 #include <errno.h>
-#include <sched.h>
 #include <openssl/err.h>
 #include <openssl/provider.h>
 #include <stdio.h>
@@ -22,6 +20,7 @@
 #include "ksumprov.h"
 #include "options.h"
 #include "output.h"
+#include "tuple.h"
 
 static OSSL_LIB_CTX *ksumprov_context(OSSL_PROVIDER **prov)
 {
@@ -83,7 +82,7 @@ static int hash_files_in_turn(const options *o, OSSL_LIB_CTX *lib,
         sum_source src = {sum, h.size, hasher_streams(&h) ? &h : NULL};
         int err = hash_path(&h, *f, &in, src.h ? NULL : sum);
         if (err == 0)
-            err = print_sum_line(o, o->alg, *f, &src);
+            err = print_sum_line(o, o->alg, f, 1, &src);
         if (err == KSUM_EWRITE) {
             ok = 0;
             break;
@@ -99,24 +98,54 @@ static int hash_files_in_turn(const options *o, OSSL_LIB_CTX *lib,
     return ok;
 }
 
-static unsigned cpu_count(void)
+/* TupleHash: one digest of the tuple of all the files, on one line. */
+static int hash_files_as_tuple(const options *o, OSSL_LIB_CTX *lib)
 {
-    cpu_set_t set;
+    hasher h;
+    input in;
+    uint8_t *sum = NULL;
+    size_t n = 0;
+    const char *failed;
+    int err = ENOMEM;
 
-    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
-        return (unsigned)CPU_COUNT(&set);
-    return 1;
+    while (o->files[n] != NULL)
+        n++;
+    /* Unescaped (-z), a tab in a name could not be told from the tabs
+     * that join the names. */
+    for (size_t i = 0; o->zero && i < n; i++)
+        if (strchr(o->files[i], '\t') != NULL) {
+            report_error(o->files[i], KSUM_ETAB, NULL);
+            return 0;
+        }
+    if (!hasher_open(&h, lib, o->alg, o))
+        return 0;
+    if (input_init(&in, 0) && (sum = malloc(hasher_streams(&h) ? 1 : h.size)) != NULL) {
+        sum_source src = {sum, h.size, hasher_streams(&h) ? &h : NULL};
+        err = hash_tuple(&h, o->files, n, &in, src.h ? NULL : sum, &failed);
+        if (err == 0)
+            err = print_sum_line(o, o->alg, o->files, n, &src);
+    } else {
+        failed = "ksum";
+    }
+    if (err != 0 && err != KSUM_EWRITE)
+        report_error(failed, err, NULL);
+    input_free(&in);
+    free(sum);
+    hasher_close(&h);
+    return err == 0;
 }
 
 static int hash_files(const options *o, OSSL_LIB_CTX *lib)
 {
-    unsigned threads = o->threads ? o->threads : cpu_count();
+    unsigned threads = o->threads ? o->threads : ksum_cpu_count();
     int several = o->files[0] != NULL && o->files[1] != NULL;
 
+    if (o->facts.takes & TAKES_ELEMENTS)
+        return hash_files_as_tuple(o, lib);
     /* Files at once for the sequential algorithms, unless their outputs are
      * long enough to be streamed. */
-    if (threads > 1 && several && !(o->alg->takes & TREE) &&
-        hasher_output_size(o->alg, o) <= HASHER_STREAM_MIN) {
+    if (threads > 1 && several && !(o->facts.takes & TAKES_THREADS) &&
+        hasher_output_size(&o->facts, o) <= HASHER_STREAM_MIN) {
         int ok = hash_files_concurrently(o, lib, threads);
         if (ok >= 0)
             return ok;
@@ -143,7 +172,10 @@ int main(int argc, char **argv)
         return 1;
     }
     report_backend(lib);
-    ok = o.check ? check_files(&o, lib) : hash_files(&o, lib);
+    if (!options_resolve(&o, lib))
+        ok = 0;
+    else
+        ok = o.check ? check_files(&o, lib) : hash_files(&o, lib);
     /* A full disk or a closed pipe must not pass for success. */
     ok &= output_close();
     OSSL_PROVIDER_unload(prov);

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ksumprov.h"
 #include "output.h"
 
 /* -n: 2^48 bytes; outputs over 1 MiB are streamed, not held in memory */
@@ -196,7 +197,8 @@ static void print_help(void)
     printf("Usage: ksum [OPTION]... [FILE]...\n"
            "Print or check checksums of the Keccak family (through OpenSSL's EVP\n"
            "and the ksumprov provider).  With no FILE, or when FILE is -, read\n"
-           "standard input.  The default algorithm is SHA3-256.\n");
+           "standard input.  The default algorithm is SHA3-256.  TupleHash prints one\n"
+           "checksum of the tuple of all the FILEs, their names joined by tabs.\n");
     for (size_t i = 0; i < algorithm_count; i++) {
         const algorithm *a = &algorithms[i];
         if (group == NULL || strcmp(group, a->group) != 0) {
@@ -207,13 +209,15 @@ static void print_help(void)
                a->alias ? ", also --" : "", a->alias ? a->alias : "");
     }
     printf("\nAlgorithm options:\n"
-           "  -a, --algorithm=NAME      any algorithm above, by switch or name\n"
+           "  -a, --algorithm=NAME      any algorithm above, by switch or any name\n"
+           "                            the provider knows (KT-128, SHAKE-128, ...)\n"
            "  -n, --output-size=BYTES   output length of the variable-length algorithms\n"
-           "  -x, --xof                 XOF mode (KMAC, ParallelHash)\n"
+           "  -x, --xof                 XOF mode (KMAC, ParallelHash, TupleHash)\n"
            "  -k, --key=HEX             KMAC key (default: empty)\n"
            "      --key-file=FILE       KMAC key as the raw bytes of FILE\n"
            "  -C, --customization=STR   customization string (cSHAKE, KMAC,\n"
-           "                            ParallelHash, KangarooTwelve, KT256, M14)\n"
+           "                            ParallelHash, TupleHash, KangarooTwelve,\n"
+           "                            KT256, M14)\n"
            "  -f, --function=STR        function name N (cSHAKE)\n"
            "  -B, --block-size=BYTES    ParallelHash block size (default 8192)\n"
            "      --domain=BYTE         TurboSHAKE domain byte, 0x01..0x7F (default 0x1F)\n"
@@ -279,6 +283,8 @@ static struct option *long_options(void)
     size_t nfixed = sizeof fixed / sizeof fixed[0], n = nfixed;
     struct option *all = calloc(nfixed + 2 * algorithm_count + 1, sizeof *all);
 
+    if (all == NULL)
+        return NULL;
     memcpy(all, fixed, sizeof fixed);
     for (size_t i = 0; i < algorithm_count; i++) {
         all[n++] = (struct option){algorithms[i].option, no_argument, NULL,
@@ -301,21 +307,29 @@ static int set_algorithm(options *o, const algorithm *a, const char *name)
         return 0;
     }
     o->alg = a;
+    o->alg_name = NULL;     /* the last of -a and the switches counts */
     o->alg_given = 1;
     return 1;
 }
 
+/* The options that set each TAKES_* bit, for messages. */
 static const char *option_name(const options *o, unsigned bit)
 {
-    switch (bit) {
-    case TAKES_SIZE: return "--output-size";
-    case TAKES_XOF: return "--xof";
-    case TAKES_KEY: return o->key_option;
-    case TAKES_CUSTOM: return "--customization";
-    case TAKES_FUNCTION: return "--function";
-    case TAKES_BLOCK: return "--block-size";
-    default: return "--domain";
-    }
+    static const struct {
+        unsigned bit;
+        const char *name;
+    } names[] = {
+        {TAKES_SIZE, "--output-size"}, {TAKES_XOF, "--xof"},
+        {TAKES_CUSTOM, "--customization"}, {TAKES_FUNCTION, "--function"},
+        {TAKES_BLOCK, "--block-size"}, {TAKES_DOMAIN, "--domain"},
+    };
+
+    if (bit == TAKES_KEY)
+        return o->key_option;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (names[i].bit == bit)
+            return names[i].name;
+    return "?";
 }
 
 /* An option the algorithm does not take is an error, not ignored.  In check
@@ -325,7 +339,7 @@ static const char *option_name(const options *o, unsigned bit)
  * used at all. */
 static int check_applicable(const options *o)
 {
-    unsigned extra = o->given & ~o->alg->takes;
+    unsigned extra = o->given & ~o->facts.takes;
 
     if ((o->given & TAKES_KEY) && o->check && !o->alg_given) {
         fprintf(message_stream(), "ksum: option %s needs a keyed algorithm: "
@@ -335,7 +349,7 @@ static int check_applicable(const options *o)
     }
     if (extra == 0 || (o->check && !o->alg_given))
         return 1;
-    for (unsigned bit = 1; bit <= TAKES_DOMAIN; bit <<= 1)
+    for (unsigned bit = 1; bit != 0; bit <<= 1)
         if (extra & bit) {
             fprintf(message_stream(), "ksum: option %s does not apply to %s\n",
                     option_name(o, bit), o->alg->name);
@@ -345,12 +359,20 @@ static int check_applicable(const options *o)
     return 1;
 }
 
+int options_resolve(options *o, OSSL_LIB_CTX *lib)
+{
+    if (o->alg_name != NULL &&
+        !set_algorithm(o, algorithm_lookup(lib, o->alg_name), o->alg_name))
+        return 0;
+    return algorithm_describe(lib, o->alg, &o->facts) && check_applicable(o);
+}
+
 static int parse_one(options *o, int c, const char *arg)
 {
     size_t v;
 
     switch (c) {
-    case 'a': return set_algorithm(o, algorithm_find(arg), arg);
+    case 'a': o->alg_name = arg; o->alg_given = 1; return 1;
     case 'n':
         o->given |= TAKES_SIZE;
         return parse_count("output size", arg, 1, MAX_OUTPUT_SIZE, &o->size);
@@ -364,7 +386,7 @@ static int parse_one(options *o, int c, const char *arg)
         return parse_count("block size", arg, 1, SIZE_MAX / 8, &o->block_size);
     case OPT_DOMAIN: o->given |= TAKES_DOMAIN; return parse_domain(o, arg);
     case OPT_THREADS:
-        if (!parse_count("thread count", arg, 1, 1024, &v))
+        if (!parse_count("thread count", arg, 1, KSUMPROV_MAX_THREADS, &v))
             return 0;
         o->threads = (unsigned)v;
         return 1;
@@ -413,12 +435,16 @@ int options_parse(options *o, int argc, char **argv)
     int c, ok = 1;
 
     memset(o, 0, sizeof *o);
-    o->alg = DEFAULT_ALGORITHM;
+    o->alg = algorithm_default();
+    if (longs == NULL) {
+        fprintf(message_stream(), "ksum: out of memory\n");
+        return 0;
+    }
     while (ok && (c = getopt_long(argc, argv, "a:n:xk:C:f:B:btzcwhv", longs,
                                   NULL)) != -1)
         ok = parse_one(o, c, optarg);
     free(longs);
-    if (!ok || !check_applicable(o) || !check_mode_options(o))
+    if (!ok || !check_mode_options(o))
         return 0;
     o->files = optind < argc ? argv + optind : stdin_only;
     return 1;

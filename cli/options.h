@@ -10,7 +10,9 @@
 
 typedef struct options {
     const algorithm *alg;
+    const char *alg_name;    /* -a's argument, until options_resolve */
     int alg_given;           /* an algorithm switch or -a was used */
+    algorithm_facts facts;   /* alg's, from options_resolve */
     unsigned given;          /* TAKES_* bits of the options used */
     size_t size;             /* -n; 0 when absent */
     int xof;
@@ -29,6 +31,10 @@ typedef struct options {
 /* Parses argv; on a usage error prints the message and returns 0 (then
  * options_free is still due).  Exits for --help and --version. */
 int options_parse(options *o, int argc, char **argv);
+/* Once the provider is loaded: the algorithm -a names (any name the
+ * provider knows), what it takes, and whether the options given apply to
+ * it; prints the message and returns 0 when not. */
+int options_resolve(options *o, OSSL_LIB_CTX *lib);
 void options_free(options *o);
 
 #endif

@@ -157,23 +157,40 @@ static int print_sum(const sum_source *sum)
     return 0;
 }
 
-int print_sum_line(const options *o, const algorithm *alg, const char *name,
-                   const sum_source *sum)
+int names_need_escape(char *const *names, size_t n)
 {
-    int escape = !o->zero && name_needs_escape(name), err;
+    for (size_t i = 0; i < n; i++)
+        if (name_needs_escape(names[i]))
+            return 1;
+    return 0;
+}
+
+void print_names(FILE *f, char *const *names, size_t n, int escape)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0)
+            putc('\t', f);
+        print_name(f, names[i], escape);
+    }
+}
+
+int print_sum_line(const options *o, const algorithm *alg, char *const *names,
+                   size_t n, const sum_source *sum)
+{
+    int escape = !o->zero && names_need_escape(names, n), err;
 
     if (escape)
         putchar('\\');
     if (o->tag) {
         printf("%s (", alg->name);
-        print_name(stdout, name, escape);
+        print_names(stdout, names, n, escape);
         fputs(") = ", stdout);
         err = print_sum(sum);
     } else {
         err = print_sum(sum);
         if (err != KSUM_EWRITE) {
             fputs(o->binary ? " *" : "  ", stdout);
-            print_name(stdout, name, escape);
+            print_names(stdout, names, n, escape);
         }
     }
     if (err != KSUM_EWRITE)

@@ -16,6 +16,11 @@
  * its line starts with a backslash. */
 int name_needs_escape(const char *name);
 void print_name(FILE *f, const char *name, int escape);
+/* n names joined by tabs (TupleHash's files), escaped when escape is set,
+ * which it must be when names_need_escape: literal tabs are then only
+ * between names. */
+int names_need_escape(char *const *names, size_t n);
+void print_names(FILE *f, char *const *names, size_t n, int escape);
 /* Returns 0 as soon as a write to f has failed. */
 int print_hex(FILE *f, const uint8_t *buf, size_t len);
 
@@ -44,9 +49,11 @@ typedef struct sum_source {
 } sum_source;
 
 /* "HEX  NAME", "HEX *NAME" or "ALGO (NAME) = HEX", ended by \n or NUL.
+ * NAME is the n names joined by tabs (TupleHash's tuple of files; a tab
+ * in a name is escaped, so the tabs between them are the only ones).
  * Returns 0, KSUM_EHASH when squeezing failed, or KSUM_EWRITE when
  * standard output failed (reported; stop writing). */
-int print_sum_line(const options *o, const algorithm *alg, const char *name,
-                   const sum_source *sum);
+int print_sum_line(const options *o, const algorithm *alg, char *const *names,
+                   size_t n, const sum_source *sum);
 
 #endif

@@ -28,8 +28,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 abort();
         if (l.name < line || l.name + strlen(l.name) > line + size)
             abort();
-        if (l.alg != NULL && algorithm_find(l.alg->name) != l.alg &&
-            algorithm_find(l.alg->option) != l.alg)
+        if (l.tag != NULL && (l.tag < line || strlen(l.tag) > CHECK_TAG_MAX ||
+                              l.tag + strlen(l.tag) > line + size))
             abort();
     }
     free(line);

@@ -9,9 +9,7 @@ By default only the allocations ksum's own code asks for count (the CLI and
 the provider built into it, directly or through OPENSSL_malloc and the EVP
 calls it makes: KSUM_FAULT_ALLOC_SCOPE=ksum).  KSUM_ALLOC_FULL=1 (the
 pytest_alloc_full ctest entry, labelled long) fails every allocation of the
-process in turn, some 5,000 a run, OpenSSL's start-up among them, and
-judges the runs whose failing allocation is not one of ksum's (those the
-default sweep judges, with its list of known failures by N)."""
+process in turn, some 5,000 a run, OpenSSL's start-up among them."""
 import concurrent.futures
 import hashlib
 import os
@@ -35,33 +33,6 @@ SCENARIOS = {
     "concurrent": ["--sha3-256", "--threads", "2", "a", "b", "c", "d"],
     "stream": ["--shake256", "-n", str(MiB + 1000), "a"],
 }
-
-# Failures in code others own (cli/, provider/glue/), until they are fixed:
-# (scenario, scope, N) -> what happens.  Each is also run on its own as an
-# expected failure (strict), so a fixed one shows up.
-OPTIONS_CALLOC = ("cli/options.c: the calloc of the getopt_long table (long_options) "
-                  "is not checked: memcpy to NULL, SIGSEGV in options_parse")
-CHECK_OPEN = ("cli/check.c hasher_for: when hasher_open fails (EVP_MD_CTX_new out of memory) "
-              "the line is counted as improperly formatted, never verified, and the run "
-              "exits 0; the message says 'cannot fetch from ksumprov: ' with no reason")
-CHECK_HEX = ("cli/check.c hex_equal: when the buffer for the decoded checksum cannot be "
-             "allocated it returns 'not equal': a good file is reported FAILED (mismatch)")
-KNOWN = {
-    **{(name, "ksum", 1): OPTIONS_CALLOC for name in SCENARIOS},
-    ("check", "ksum", 9): CHECK_OPEN,
-    ("check", "ksum", 12): CHECK_HEX,
-    ("check", "ksum", 15): CHECK_HEX,
-}
-
-
-def known_symptom(name, code, err):
-    """In the full sweep, where N shifts with OpenSSL's start-up: the known
-    failure a run shows, if any (EVP_MD_fetch failing deep inside OpenSSL
-    is CHECK_OPEN's case too)."""
-    if name == "check" and code == 0 and "cannot fetch from ksumprov" in err:
-        return CHECK_OPEN
-    return None
-
 
 @pytest.fixture(scope="module")
 def files(tmp_path_factory):
@@ -140,8 +111,6 @@ def run_with_failure(name, files, scope, n, want):
     if scope == "all" and ours:
         return "ksum"
     wrong = verdict(name, code, out, err, want)
-    if wrong and scope == "all" and known_symptom(name, code, err):
-        return "known"
     return wrong
 
 
@@ -150,15 +119,8 @@ def test_every_allocation_fails_cleanly(name, files):
     scope = "all" if FULL else "ksum"
     want, count = allocations(SCENARIOS[name], files, scope)
     # A few past the count: runs differ a little (threads, read sizes).
-    ns = [n for n in range(1, count + 3) if (name, scope, n) not in KNOWN]
+    ns = list(range(1, count + 3))
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
         results = list(pool.map(lambda n: run_with_failure(name, files, scope, n, want), ns))
-    bad = [f"N={n}: {r}" for n, r in zip(ns, results) if r not in ("", "ksum", "known")]
+    bad = [f"N={n}: {r}" for n, r in zip(ns, results) if r not in ("", "ksum")]
     assert not bad, f"{len(bad)} of {len(ns)} runs ({count} allocations):\n" + "\n".join(bad[:20])
-
-
-@pytest.mark.parametrize("name,scope,n", [pytest.param(*k, marks=pytest.mark.xfail(
-    strict=True, reason=KNOWN[k])) for k in sorted(KNOWN)])
-def test_known_allocation_failures(name, scope, n, files):
-    want, _ = allocations(SCENARIOS[name], files, scope)
-    assert run_with_failure(name, files, scope, n, want) == ""

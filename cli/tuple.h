@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* TupleHash over files: one digest of the tuple of several files. */
+#ifndef KSUM_CLI_TUPLE_H
+#define KSUM_CLI_TUPLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "files.h"
+
+/* Hashes the n files at paths ("-": standard input), each one element of
+ * the tuple, into sum (or, with sum NULL, leaves the output to
+ * hasher_squeeze).  Each element's length is announced before its bytes,
+ * so a regular file streams; a stream of unknown length (standard input,
+ * a pipe) is read into memory first.  Returns as hash_path does, with
+ * *failed the path that stopped it. */
+int hash_tuple(hasher *h, char *const *paths, size_t n, input *in, uint8_t *sum,
+               const char **failed);
+
+#endif
