@@ -3,6 +3,7 @@
 #include "concurrent.h"
 
 #include <errno.h>
+#include <openssl/err.h>
 #include <sched.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "files.h"
 #include "hasher.h"
 #include "output.h"
+#include "turns.h"
 
 #include "ksumprov.h"
 
@@ -29,10 +31,9 @@ unsigned ksum_cpu_count(void)
 }
 
 typedef struct result {
-    int done, err;
+    int done;
     int serial;     /* a stream: read by the printing thread, in order */
-    uint8_t *sum;
-    char *why;      /* OpenSSL's reason, when err is KSUM_EHASH */
+    file_result r;
 } result;
 
 /* Workers take regular files in order, at most `window` ahead of the
@@ -46,8 +47,11 @@ typedef struct pool {
     pthread_cond_t done, room;
 } pool;
 
+/* A worker thread's files in flight; the printing thread's hasher and
+ * buffer, for streams. */
 typedef struct worker {
     pool *p;
+    turns t;
     hasher h;
     input in;
 } worker;
@@ -63,15 +67,19 @@ static int is_stream(const char *path)
     return strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode);
 }
 
-static int take_file(pool *p, size_t *index)
+static int take_file(void *ctx, int wait, size_t *index, const char **path,
+                     _Atomic uint64_t **counted)
 {
+    pool *p = ctx;
     int have = 0;
 
     pthread_mutex_lock(&p->mu);
     while (!have && !p->stop && p->next < p->nfiles) {
-        if (p->next >= p->printed + p->window)
+        if (p->next >= p->printed + p->window) {
+            if (!wait)
+                break;
             pthread_cond_wait(&p->room, &p->mu);
-        else if (p->results[p->next].serial)
+        } else if (p->results[p->next].serial)
             p->next++;
         else {
             *index = p->next++;
@@ -79,72 +87,85 @@ static int take_file(pool *p, size_t *index)
         }
     }
     pthread_mutex_unlock(&p->mu);
+    if (have) {
+        *path = p->files[*index];
+        *counted = NULL;
+    }
     return have;
 }
 
-static result hash_one(worker *w, const char *path)
+static void publish(void *ctx, size_t index, file_result *r)
 {
-    result r = {1, 0, 0, malloc(w->h.size), NULL};
+    pool *p = ctx;
+
+    pthread_mutex_lock(&p->mu);
+    p->results[index].r = *r;
+    p->results[index].done = 1;
+    pthread_cond_broadcast(&p->done);
+    pthread_mutex_unlock(&p->mu);
+}
+
+static int stopped(void *ctx)
+{
+    pool *p = ctx;
+    int stop;
+
+    pthread_mutex_lock(&p->mu);
+    stop = p->stop;
+    pthread_mutex_unlock(&p->mu);
+    return stop;
+}
+
+static void *work(void *arg)
+{
+    worker *w = arg;
+    turns_source src = {take_file, publish, stopped, w->p};
+
+    turns_run(&w->t, &src);
+    return NULL;
+}
+
+/* Hashed by the printing thread: a stream, or a file that a worker found
+ * is not a regular file. */
+static file_result hash_here(worker *self, const char *path)
+{
+    file_result r = {0, malloc(self->h.size), NULL};
     char why[512];
 
-    r.err = r.sum != NULL ? hash_path(&w->h, path, &w->in, r.sum) : ENOMEM;
+    r.err = r.sums != NULL ? hash_path(&self->h, path, &self->in, r.sums) : ENOMEM;
     if (r.err == KSUM_EHASH) {
-        /* OpenSSL's errors stay with the thread that had them. */
         openssl_reason(why, sizeof why);
         r.why = strdup(why);
     }
     return r;
 }
 
-static void free_result(result *r)
-{
-    free(r->sum);
-    free(r->why);
-    r->sum = NULL;
-    r->why = NULL;
-}
-
-static void *work(void *arg)
-{
-    worker *w = arg;
-    pool *p = w->p;
-    size_t i;
-
-    while (take_file(p, &i)) {
-        result r = hash_one(w, p->files[i]);
-        pthread_mutex_lock(&p->mu);
-        p->results[i] = r;
-        pthread_cond_broadcast(&p->done);
-        pthread_mutex_unlock(&p->mu);
-    }
-    return NULL;
-}
-
 /* File i's result: from a worker, or hashed here when it is a stream (or
  * turned out to be one when a worker opened it). */
-static result result_of(pool *p, size_t i, worker *self)
+static file_result result_of(pool *p, size_t i, worker *self)
 {
-    result r;
+    file_result r;
+    int serial;
 
     pthread_mutex_lock(&p->mu);
     while (!p->results[i].serial && !p->results[i].done)
         pthread_cond_wait(&p->done, &p->mu);
-    r = p->results[i];
-    p->results[i].sum = NULL;   /* now r's */
-    p->results[i].why = NULL;
+    r = p->results[i].r;
+    serial = p->results[i].serial;
+    memset(&p->results[i].r, 0, sizeof p->results[i].r);  /* now r's */
     pthread_mutex_unlock(&p->mu);
-    if (r.serial || r.err == KSUM_ENOTREG) {
-        free_result(&r);
-        r = hash_one(self, p->files[i]);
+    if (serial || r.err == KSUM_ENOTREG) {
+        file_result_free(&r);
+        r = hash_here(self, p->files[i]);
     }
     return r;
 }
 
 /* Prints one file's line or error; returns 0, or KSUM_EWRITE to stop. */
-static int print_one(const options *o, const char *name, result *r, size_t size,
-                     int *ok)
+static int print_one(const options *o, const char *name, file_result *r,
+                     size_t size, int *ok)
 {
-    sum_source src = {r->sum, size, NULL};
+    sum_source src = {r->sums, size, NULL};
 
     if (r->err == 0)
         return print_sum_line(o, o->alg, (char *const *)&name, 1, &src);
@@ -158,9 +179,9 @@ static int print_in_order(const options *o, pool *p, worker *self)
     int ok = 1, err = 0;
 
     for (size_t i = 0; i < p->nfiles && err != KSUM_EWRITE; i++) {
-        result r = result_of(p, i, self);
+        file_result r = result_of(p, i, self);
         err = print_one(o, p->files[i], &r, self->h.size, &ok);
-        free_result(&r);
+        file_result_free(&r);
         pthread_mutex_lock(&p->mu);
         p->printed++;
         p->stop = err == KSUM_EWRITE;
@@ -170,24 +191,62 @@ static int print_in_order(const options *o, pool *p, worker *self)
     return ok && err != KSUM_EWRITE;
 }
 
-/* Opens n hashers and inputs; workers read regular files only. */
-static unsigned open_workers(worker *w, unsigned n, pool *p,
-                             const options *o, OSSL_LIB_CTX *lib)
-{
-    unsigned opened = 0;
+/* How a worker holds its files: TURNS_MAX in flight in turns of
+ * BATCH_TURN bytes, their contexts in one batch group per worker, when the
+ * algorithm batches and ksumprov runs the AVX2 kernel (elsewhere batching
+ * costs a copy and gains nothing); otherwise one file, in big reads.
+ * KSUM_BATCH=0 turns batching off, for benchmarks and debugging. */
+#define BATCH_TURN (KSUMPROV_BATCH_PENDING < 65536 ? KSUMPROV_BATCH_PENDING : 65536)
+/* The most memory all workers' contexts may hold back when batching. */
+#define BATCH_MEMORY_MAX ((size_t)64 << 20)
 
-    for (; opened < n; opened++) {
-        w[opened].p = p;
-        if (!hasher_open(&w[opened].h, lib, o->alg, o))
-            break;
-        if (!input_init(&w[opened].in, 0)) {
-            input_free(&w[opened].in);
-            hasher_close(&w[opened].h);
-            break;
-        }
-        w[opened].in.regular_only = opened > 0;
+static int batching_pays(const options *o, hasher *h, unsigned workers)
+{
+    const char *env = getenv("KSUM_BATCH");
+    char backend[32];
+
+    if (env != NULL && strcmp(env, "0") == 0)
+        return 0;
+    if (!(o->facts.takes & TAKES_BATCH) ||
+        (size_t)workers * TURNS_MAX * KSUMPROV_BATCH_PENDING > BATCH_MEMORY_MAX)
+        return 0;
+    return hasher_begin(h) && hasher_backend_of(h, backend, sizeof backend) &&
+           strcmp(backend, "avx2") == 0;
+}
+
+/* The printing thread's hasher and buffer (w[0]), then the workers'
+ * contexts (w[1..n]), batched or not.  *tried: the workers to close. */
+static int open_workers(worker *w, unsigned n, pool *p, const options *o,
+                        OSSL_LIB_CTX *lib, int *batched, unsigned *tried)
+{
+    const algorithm *algs[] = {o->alg};
+
+    memset(w, 0, (n + 1) * sizeof *w);
+    *tried = 0;
+    if (!hasher_open(&w[0].h, lib, o->alg, o))
+        return 0;
+    if (!input_init(&w[0].in, 0)) {
+        fprintf(message_stream(), "ksum: out of memory\n");
+        return 0;
     }
-    return opened;
+    *batched = batching_pays(o, &w[0].h, n);
+    ERR_clear_error();
+    while (*tried < n) {
+        worker *wk = &w[++*tried];
+        wk->p = p;
+        if (!turns_open(&wk->t, lib, o, algs, 1, *batched ? TURNS_MAX : 1,
+                        *batched ? BATCH_TURN : INPUT_SIZE, *batched ? *tried : 0))
+            return 0;
+    }
+    return 1;
+}
+
+static void close_workers(worker *w, unsigned tried)
+{
+    input_free(&w[0].in);
+    hasher_close(&w[0].h);
+    for (unsigned i = 1; i <= tried; i++)
+        turns_close(&w[i].t);
 }
 
 /* Starts the workers (w[1..n]), prints, joins; -1 if none started. */
@@ -228,7 +287,7 @@ static int pool_init(pool *p, char **files)
 static void pool_free(pool *p)
 {
     for (size_t i = 0; i < p->nfiles; i++)
-        free_result(&p->results[i]);  /* those left after a write error */
+        file_result_free(&p->results[i].r);  /* those left after a write error */
     free(p->results);
     pthread_cond_destroy(&p->room);
     pthread_cond_destroy(&p->done);
@@ -240,8 +299,8 @@ int hash_files_concurrently(const options *o, OSSL_LIB_CTX *lib,
 {
     worker w[MAX_WORKERS + 1];  /* w[0]: the printing thread's own */
     pool p;
-    unsigned opened;
-    int ok = -1;
+    unsigned tried;
+    int ok = -1, batched = 0;
 
     if (workers > MAX_WORKERS)
         workers = MAX_WORKERS;
@@ -249,14 +308,13 @@ int hash_files_concurrently(const options *o, OSSL_LIB_CTX *lib,
         return -1;
     if (workers > p.nfiles)
         workers = (unsigned)p.nfiles;
-    p.window = 4 * (size_t)workers;
-    opened = open_workers(w, workers + 1, &p, o, lib);
-    if (opened == workers + 1)
+    /* One thread gains only from batching. */
+    if (open_workers(w, workers, &p, o, lib, &batched, &tried) &&
+        (workers > 1 || batched)) {
+        p.window = 4 * (size_t)workers * (batched ? TURNS_MAX : 1);
         ok = run_pool(o, &p, w, workers);
-    for (unsigned i = 0; i < opened; i++) {
-        input_free(&w[i].in);
-        hasher_close(&w[i].h);
     }
+    close_workers(w, tried);
     pool_free(&p);
     return ok;
 }

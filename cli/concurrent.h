@@ -12,9 +12,12 @@
  * default number of threads. */
 unsigned ksum_cpu_count(void);
 
-/* Hashes o->files on `workers` threads and prints their lines in order.
- * Returns 1 when every file was hashed, 0 otherwise, -1 when it could not
- * start (the caller then hashes them one by one). */
+/* Hashes o->files on `workers` threads and prints their lines in order;
+ * each worker keeps several files in flight in one batch group where
+ * ksumprov gains from it (KSUM_PARAM_BATCH).  Returns 1 when every file
+ * was hashed, 0 otherwise, -1 when it could not start or would gain
+ * nothing (one worker, no batching): the caller then hashes them one by
+ * one. */
 int hash_files_concurrently(const options *o, OSSL_LIB_CTX *lib,
                             unsigned workers);
 

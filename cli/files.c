@@ -50,9 +50,7 @@ void input_free(input *in)
         free(in->buf[i]);
 }
 
-/* Fills buf as far as the file goes.  Returns the bytes read; *err gets
- * the errno of a failed read. */
-static size_t read_full(int fd, uint8_t *buf, size_t size, int *err)
+size_t read_full(int fd, uint8_t *buf, size_t size, int *err)
 {
     size_t got = 0;
 

@@ -42,6 +42,10 @@ void input_free(input *in);
  * would belong to no version of the file. */
 int hash_path(hasher *h, const char *path, input *in, uint8_t *sum);
 
+/* Fills buf as far as the file goes.  Returns the bytes read; *err gets
+ * the errno of a failed read (0 when none). */
+size_t read_full(int fd, uint8_t *buf, size_t size, int *err);
+
 struct stat;
 /* A regular file's size and modification time are what they were. */
 int file_unchanged(int fd, const struct stat *before);

@@ -24,7 +24,8 @@ static OSSL_PARAM text_param(const char *key, const char *text)
 static void build_params(hasher *h)
 {
     const options *o = h->opts;
-    unsigned t = h->facts.takes & (o->given | TAKES_SIZE | TAKES_KEY | TAKES_THREADS);
+    unsigned t = h->facts.takes &
+                 (o->given | TAKES_SIZE | TAKES_KEY | TAKES_THREADS | TAKES_BATCH);
     OSSL_PARAM *p = h->params;
 
     if (t & TAKES_CUSTOM)
@@ -43,6 +44,8 @@ static void build_params(hasher *h)
         *p++ = OSSL_PARAM_construct_octet_string(
             OSSL_MAC_PARAM_KEY, o->key ? (void *)o->key : (void *)empty,
             o->key ? o->key_len : 0);
+    if ((t & TAKES_BATCH) && h->batch != 0)
+        *p++ = OSSL_PARAM_construct_uint64(KSUM_PARAM_BATCH, &h->batch);
     /* "size" is the MAC's name, "xoflen" the digests' */
     if (t & TAKES_SIZE)
         *p++ = OSSL_PARAM_construct_size_t(h->mac ? OSSL_MAC_PARAM_SIZE
@@ -141,6 +144,34 @@ int hasher_squeeze(hasher *h, uint8_t *out, size_t len)
     return EVP_MD_CTX_get_params(h->md_ctx, p);
 }
 
+void hasher_join(hasher *h, uint64_t id)
+{
+    h->batch = id;
+    build_params(h);
+}
+
+/* The name a context's "backend" points to, copied into name. */
+static int copy_backend(const char *chosen, char *name, size_t size)
+{
+    if (chosen == NULL || strlen(chosen) >= size)
+        return 0;
+    strcpy(name, chosen);
+    return 1;
+}
+
+int hasher_backend_of(hasher *h, char *name, size_t size)
+{
+    const char *chosen = NULL;
+    OSSL_PARAM p[] = {OSSL_PARAM_construct_utf8_ptr(KSUM_PARAM_BACKEND,
+                                                    (char **)&chosen, 0),
+                      OSSL_PARAM_END};
+    int ok = h->mac ? EVP_MAC_CTX_get_params(h->mac_ctx, p)
+                    : EVP_MD_CTX_get_params(h->md_ctx, p);
+
+    ERR_clear_error();
+    return ok && copy_backend(chosen, name, size);
+}
+
 int hasher_backend(OSSL_LIB_CTX *lib, char *name, size_t size)
 {
     EVP_MD *md = EVP_MD_fetch(lib, algorithm_default()->name, PROPS);
@@ -150,11 +181,8 @@ int hasher_backend(OSSL_LIB_CTX *lib, char *name, size_t size)
                                                     (char **)&chosen, 0),
                       OSSL_PARAM_END};
     int ok = md != NULL && ctx != NULL && EVP_DigestInit_ex2(ctx, md, NULL) &&
-             EVP_MD_CTX_get_params(ctx, p) && chosen != NULL &&
-             strlen(chosen) < size;
+             EVP_MD_CTX_get_params(ctx, p) && copy_backend(chosen, name, size);
 
-    if (ok)
-        strcpy(name, chosen);
     EVP_MD_CTX_free(ctx);
     EVP_MD_free(md);
     ERR_clear_error();

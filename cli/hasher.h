@@ -16,8 +16,9 @@ typedef struct hasher {
     EVP_MD_CTX *md_ctx;
     EVP_MAC *mac;
     EVP_MAC_CTX *mac_ctx;
-    OSSL_PARAM params[10];
+    OSSL_PARAM params[12];
     size_t size;          /* output bytes */
+    uint64_t batch;       /* KSUM_PARAM_BATCH sent at each begin; 0: none */
     const options *opts;
 } hasher;
 
@@ -44,6 +45,14 @@ int hasher_end(hasher *h, uint8_t *out);
 int hasher_announce(hasher *h, uint64_t len);
 /* Instead of hasher_end: the next len bytes of output, any number of times. */
 int hasher_squeeze(hasher *h, uint8_t *out, size_t len);
+
+/* From the next begin on, the context is in batch group id (0: none), when
+ * the algorithm takes KSUM_PARAM_BATCH; the id goes with every init, since
+ * a digest's init resets it (and OpenSSL 3.0 makes a new context). */
+void hasher_join(hasher *h, uint64_t id);
+/* The backend of h's context (begun), into name; 0 when EVP could not
+ * tell. */
+int hasher_backend_of(hasher *h, char *name, size_t size);
 
 /* The Keccak backend ksumprov chose (KSUM_PARAM_BACKEND of a context),
  * into name; 0 when EVP could not tell. */

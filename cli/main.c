@@ -142,9 +142,10 @@ static int hash_files(const options *o, OSSL_LIB_CTX *lib)
 
     if (o->facts.takes & TAKES_ELEMENTS)
         return hash_files_as_tuple(o, lib);
-    /* Files at once for the sequential algorithms, unless their outputs are
-     * long enough to be streamed. */
-    if (threads > 1 && several && !(o->facts.takes & TAKES_THREADS) &&
+    /* Files at once for the sequential algorithms (on several threads, or
+     * batched on one), unless their outputs are long enough to be
+     * streamed. */
+    if (several && !(o->facts.takes & TAKES_THREADS) &&
         hasher_output_size(&o->facts, o) <= HASHER_STREAM_MIN) {
         int ok = hash_files_concurrently(o, lib, threads);
         if (ok >= 0)

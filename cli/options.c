@@ -244,7 +244,9 @@ static void print_help(void)
            "\nExit status: 0 if every file was hashed or verified, 1 otherwise.\n"
            "\nEnvironment: KSUM_SIMD=portable, bmi2 or avx2 picks the Keccak code (one\n"
            "this build has and this CPU runs); unset, empty or auto: the fastest.  Any\n"
-           "other value is reported on standard error and ignored.\n");
+           "other value is reported on standard error and ignored.  KSUM_BATCH=0 stops\n"
+           "the sequential algorithms from hashing four files at once per thread (for\n"
+           "benchmarks and debugging; the output is the same).\n");
 }
 
 static void print_version(void)
