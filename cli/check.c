@@ -286,20 +286,21 @@ static int entry_of(check_line *l, int tuple, entry *e)
 }
 
 /* The algorithm a line is checked with: without an algorithm switch, its
- * tag's (any name the provider knows), or the default; with one, the
- * switch's, and none (an improperly formatted line) for a tag of another
- * algorithm: a check file cannot choose another algorithm, or no key,
- * instead of the one asked for. */
+ * tag's (any name the provider knows), or the default; with switches, the
+ * one its tag names, and none (an improperly formatted line) for a tag of
+ * another algorithm: a check file cannot choose another algorithm, or no
+ * key, instead of those asked for.  An untagged line takes the one switch,
+ * and is improperly formatted with several: it does not say which. */
 static const algorithm *line_algorithm(const checker *c, const check_line *l)
 {
     const algorithm *tagged;
 
     if (l->tag == NULL)
-        return c->o->alg;
+        return c->o->nalgs == 1 ? c->o->alg : NULL;
     tagged = algorithm_lookup(c->lib, l->tag);
     if (!c->o->alg_given || tagged == NULL)
         return tagged;
-    return strcmp(tagged->name, c->o->alg->name) == 0 ? c->o->alg : NULL;
+    return options_chosen(c->o, tagged);
 }
 
 /* "ksum: FILE: LINE: what" */

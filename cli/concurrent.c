@@ -52,7 +52,7 @@ typedef struct pool {
 typedef struct worker {
     pool *p;
     turns t;
-    hasher h;
+    hasher_set set;
     input in;
 } worker;
 
@@ -129,10 +129,14 @@ static void *work(void *arg)
  * is not a regular file. */
 static file_result hash_here(worker *self, const char *path)
 {
-    file_result r = {0, malloc(self->h.size), NULL};
+    hasher_set *s = &self->set;
+    file_result r = {0, malloc(s->sum_bytes), NULL};
     char why[512];
 
-    r.err = r.sums != NULL ? hash_path(&self->h, path, &self->in, r.sums) : ENOMEM;
+    r.err = r.sums != NULL ? hash_path_all(s->hs, s->n, path, &self->in, s->sums)
+                           : ENOMEM;
+    for (size_t k = 0, at = 0; r.err == 0 && k < s->n; at += s->hs[k++].size)
+        memcpy(r.sums + at, s->sums[k], s->hs[k].size);
     if (r.err == KSUM_EHASH) {
         openssl_reason(why, sizeof why);
         r.why = strdup(why);
@@ -161,17 +165,23 @@ static file_result result_of(pool *p, size_t i, worker *self)
     return r;
 }
 
-/* Prints one file's line or error; returns 0, or KSUM_EWRITE to stop. */
+/* Prints one file's lines (one per algorithm) or error; returns 0, or
+ * KSUM_EWRITE to stop. */
 static int print_one(const options *o, const char *name, file_result *r,
-                     size_t size, int *ok)
+                     const hasher_set *s, int *ok)
 {
-    sum_source src = {r->sums, size, NULL};
+    int err = 0;
 
-    if (r->err == 0)
-        return print_sum_line(o, o->alg, (char *const *)&name, 1, &src);
-    report_error(name, r->err, r->why);
-    *ok = 0;
-    return 0;
+    if (r->err != 0) {
+        report_error(name, r->err, r->why);
+        *ok = 0;
+        return 0;
+    }
+    for (size_t k = 0, at = 0; k < s->n && err == 0; at += s->hs[k++].size) {
+        sum_source src = {r->sums + at, s->hs[k].size, NULL};
+        err = print_sum_line(o, o->algs[k], (char *const *)&name, 1, &src);
+    }
+    return err;
 }
 
 static int print_in_order(const options *o, pool *p, worker *self)
@@ -180,7 +190,7 @@ static int print_in_order(const options *o, pool *p, worker *self)
 
     for (size_t i = 0; i < p->nfiles && err != KSUM_EWRITE; i++) {
         file_result r = result_of(p, i, self);
-        err = print_one(o, p->files[i], &r, self->h.size, &ok);
+        err = print_one(o, p->files[i], &r, &self->set, &ok);
         file_result_free(&r);
         pthread_mutex_lock(&p->mu);
         p->printed++;
@@ -207,8 +217,11 @@ static int batching_pays(const options *o, hasher *h, unsigned workers)
 
     if (env != NULL && strcmp(env, "0") == 0)
         return 0;
-    if (!(o->facts.takes & TAKES_BATCH) ||
-        (size_t)workers * TURNS_MAX * KSUMPROV_BATCH_PENDING > BATCH_MEMORY_MAX)
+    for (size_t k = 0; k < o->nalgs; k++)
+        if (!(o->facts_of[k].takes & TAKES_BATCH))
+            return 0;
+    if ((size_t)workers * TURNS_MAX * o->nalgs * KSUMPROV_BATCH_PENDING >
+        BATCH_MEMORY_MAX)
         return 0;
     return hasher_begin(h) && hasher_backend_of(h, backend, sizeof backend) &&
            strcmp(backend, "avx2") == 0;
@@ -219,22 +232,20 @@ static int batching_pays(const options *o, hasher *h, unsigned workers)
 static int open_workers(worker *w, unsigned n, pool *p, const options *o,
                         OSSL_LIB_CTX *lib, int *batched, unsigned *tried)
 {
-    const algorithm *algs[] = {o->alg};
-
     memset(w, 0, (n + 1) * sizeof *w);
     *tried = 0;
-    if (!hasher_open(&w[0].h, lib, o->alg, o))
+    if (!hasher_set_open(&w[0].set, lib, o))
         return 0;
     if (!input_init(&w[0].in, 0)) {
         fprintf(message_stream(), "ksum: out of memory\n");
         return 0;
     }
-    *batched = batching_pays(o, &w[0].h, n);
+    *batched = batching_pays(o, &w[0].set.hs[0], n);
     ERR_clear_error();
     while (*tried < n) {
         worker *wk = &w[++*tried];
         wk->p = p;
-        if (!turns_open(&wk->t, lib, o, algs, 1, *batched ? TURNS_MAX : 1,
+        if (!turns_open(&wk->t, lib, o, o->algs, o->nalgs, *batched ? TURNS_MAX : 1,
                         *batched ? BATCH_TURN : INPUT_SIZE, *batched ? *tried : 0))
             return 0;
     }
@@ -244,7 +255,7 @@ static int open_workers(worker *w, unsigned n, pool *p, const options *o,
 static void close_workers(worker *w, unsigned tried)
 {
     input_free(&w[0].in);
-    hasher_close(&w[0].h);
+    hasher_set_close(&w[0].set);
     for (unsigned i = 1; i <= tried; i++)
         turns_close(&w[i].t);
 }

@@ -70,12 +70,21 @@ size_t read_full(int fd, uint8_t *buf, size_t size, int *err)
     return got;
 }
 
-static int hash_plain(hasher *h, int fd, input *in)
+/* The n hashers of one read: each gets the bytes; 0 when one failed. */
+static int update_all(hasher *hs, size_t n, const uint8_t *buf, size_t len)
+{
+    for (size_t k = 0; k < n; k++)
+        if (!hasher_update(&hs[k], buf, len))
+            return 0;
+    return 1;
+}
+
+static int hash_plain(hasher *hs, size_t nh, int fd, input *in)
 {
     for (;;) {
         int err;
         size_t n = read_full(fd, in->buf[0], in->size, &err);
-        if (n > 0 && !hasher_update(h, in->buf[0], n))
+        if (n > 0 && !update_all(hs, nh, in->buf[0], n))
             return -1;
         if (err != 0 || n < in->size)
             return err;
@@ -124,7 +133,7 @@ static void *reader(void *arg)
 }
 
 /* Hashes the ring's buffers in order; returns as hash_path does. */
-static int consume(hasher *h, ring *r)
+static int consume(hasher *hs, size_t nh, ring *r)
 {
     for (;;) {
         size_t slot;
@@ -135,7 +144,7 @@ static int consume(hasher *h, ring *r)
         slot = r->consumed % INPUT_BUFFERS;
         last = r->done && r->filled == r->consumed + 1;
         pthread_mutex_unlock(&r->mu);
-        ok = r->got[slot] == 0 || hasher_update(h, r->in->buf[slot], r->got[slot]);
+        ok = r->got[slot] == 0 || update_all(hs, nh, r->in->buf[slot], r->got[slot]);
         pthread_mutex_lock(&r->mu);
         r->consumed++;
         r->stop = !ok;
@@ -148,7 +157,7 @@ static int consume(hasher *h, ring *r)
     }
 }
 
-static int hash_read_ahead(hasher *h, int fd, input *in)
+static int hash_read_ahead(hasher *hs, size_t nh, int fd, input *in)
 {
     ring r = {.in = in, .fd = fd};
     pthread_t id;
@@ -157,9 +166,9 @@ static int hash_read_ahead(hasher *h, int fd, input *in)
     pthread_mutex_init(&r.mu, NULL);
     pthread_cond_init(&r.changed, NULL);
     if (pthread_create(&id, NULL, reader, &r) != 0) {
-        result = hash_plain(h, fd, in);
+        result = hash_plain(hs, nh, fd, in);
     } else {
-        result = consume(h, &r);
+        result = consume(hs, nh, &r);
         pthread_join(id, NULL);
     }
     pthread_cond_destroy(&r.changed);
@@ -176,25 +185,28 @@ int file_unchanged(int fd, const struct stat *before)
            after.st_mtim.tv_nsec == before->st_mtim.tv_nsec;
 }
 
-static int hash_fd(hasher *h, int fd, input *in, uint8_t *sum)
+static int hash_fd(hasher *hs, size_t n, int fd, input *in, uint8_t *const *sums)
 {
     int err;
 
-    if (!hasher_begin(h))
-        return KSUM_EHASH;
-    err = in->read_ahead ? hash_read_ahead(h, fd, in) : hash_plain(h, fd, in);
-    if (err == 0 && sum != NULL && !hasher_end(h, sum))
-        err = KSUM_EHASH;
+    for (size_t k = 0; k < n; k++)
+        if (!hasher_begin(&hs[k]))
+            return KSUM_EHASH;
+    err = in->read_ahead ? hash_read_ahead(hs, n, fd, in) : hash_plain(hs, n, fd, in);
+    for (size_t k = 0; err == 0 && k < n; k++)
+        if (sums[k] != NULL && !hasher_end(&hs[k], sums[k]))
+            err = KSUM_EHASH;
     return err;
 }
 
-int hash_path(hasher *h, const char *path, input *in, uint8_t *sum)
+int hash_path_all(hasher *hs, size_t n, const char *path, input *in,
+                  uint8_t *const *sums)
 {
     struct stat before;
     int fd, err;
 
     if (strcmp(path, "-") == 0)
-        return hash_fd(h, STDIN_FILENO, in, sum);
+        return hash_fd(hs, n, STDIN_FILENO, in, sums);
     /* O_NONBLOCK: opening a FIFO named by a check file must not wait. */
     fd = open(path, O_RDONLY | O_NOCTTY | (in->regular_only ? O_NONBLOCK : 0));
     if (fd < 0)
@@ -204,11 +216,16 @@ int hash_path(hasher *h, const char *path, input *in, uint8_t *sum)
     else if (in->regular_only && !S_ISREG(before.st_mode))
         err = KSUM_ENOTREG;
     else
-        err = hash_fd(h, fd, in, sum);
+        err = hash_fd(hs, n, fd, in, sums);
     if (err == 0 && S_ISREG(before.st_mode) && !file_unchanged(fd, &before))
         err = KSUM_ECHANGED;
     close(fd);
     return err;
+}
+
+int hash_path(hasher *h, const char *path, input *in, uint8_t *sum)
+{
+    return hash_path_all(h, 1, path, in, &sum);
 }
 
 static const char *error_text(int err)

@@ -41,6 +41,10 @@ void input_free(input *in);
  * size or modification time changes while it is read is an error: the sum
  * would belong to no version of the file. */
 int hash_path(hasher *h, const char *path, input *in, uint8_t *sum);
+/* The same, one read for the n hashers hs: each into sums[k], or left to
+ * hasher_squeeze when sums[k] is NULL. */
+int hash_path_all(hasher *hs, size_t n, const char *path, input *in,
+                  uint8_t *const *sums);
 
 /* Fills buf as far as the file goes.  Returns the bytes read; *err gets
  * the errno of a failed read (0 when none). */

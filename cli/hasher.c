@@ -4,6 +4,7 @@
 #include <openssl/core_names.h>
 #include <openssl/err.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ksumprov.h"
@@ -98,6 +99,36 @@ void hasher_close(hasher *h)
     EVP_MAC_free(h->mac);
     EVP_MD_CTX_free(h->md_ctx);
     EVP_MD_free(h->md);
+}
+
+int hasher_set_open(hasher_set *s, OSSL_LIB_CTX *lib, const options *o)
+{
+    memset(s, 0, sizeof *s);
+    for (; s->n < o->nalgs; s->n++) {
+        hasher *h = &s->hs[s->n];
+        if (!hasher_open(h, lib, o->algs[s->n], o)) {
+            hasher_close(h);
+            return 0;
+        }
+        if (hasher_streams(h))
+            continue;
+        s->sum_bytes += h->size;
+        if ((s->sums[s->n] = malloc(h->size)) == NULL) {
+            hasher_close(h);
+            fprintf(message_stream(), "ksum: out of memory\n");
+            return 0;
+        }
+    }
+    return 1;
+}
+
+void hasher_set_close(hasher_set *s)
+{
+    for (size_t k = 0; k < s->n; k++) {
+        free(s->sums[k]);
+        hasher_close(&s->hs[k]);
+    }
+    s->n = 0;
 }
 
 int hasher_begin(hasher *h)

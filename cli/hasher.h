@@ -54,6 +54,19 @@ void hasher_join(hasher *h, uint64_t id);
  * tell. */
 int hasher_backend_of(hasher *h, char *name, size_t size);
 
+/* A hasher for each of the options' algorithms, and their outputs. */
+typedef struct hasher_set {
+    hasher hs[OPTIONS_ALGS_MAX];
+    uint8_t *sums[OPTIONS_ALGS_MAX];  /* NULL where the output is streamed */
+    size_t n;
+    size_t sum_bytes;                 /* the outputs held, together */
+} hasher_set;
+
+/* Opens them; prints an error and returns 0 on failure (hasher_set_close
+ * is still due). */
+int hasher_set_open(hasher_set *s, OSSL_LIB_CTX *lib, const options *o);
+void hasher_set_close(hasher_set *s);
+
 /* The Keccak backend ksumprov chose (KSUM_PARAM_BACKEND of a context),
  * into name; 0 when EVP could not tell. */
 int hasher_backend(OSSL_LIB_CTX *lib, char *name, size_t size);

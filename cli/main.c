@@ -56,33 +56,45 @@ static void report_backend(OSSL_LIB_CTX *lib)
     fprintf(f, " is not a backend this build and CPU can run; using %s\n", chosen);
 }
 
-/* One file after another; tree modes use the threads inside the provider,
- * helped by reading ahead. */
+/* A file's line for each algorithm; 0, or KSUM_EHASH or KSUM_EWRITE as
+ * print_sum_line. */
+static int print_lines(const options *o, hasher_set *s, char **name)
+{
+    int err = 0;
+
+    for (size_t k = 0; k < s->n && err == 0; k++) {
+        sum_source src = {s->sums[k], s->hs[k].size,
+                          s->sums[k] == NULL ? &s->hs[k] : NULL};
+        err = print_sum_line(o, o->algs[k], name, 1, &src);
+    }
+    return err;
+}
+
+/* One file after another, every algorithm from one read; tree modes use
+ * the threads inside the provider, helped by reading ahead. */
 static int hash_files_in_turn(const options *o, OSSL_LIB_CTX *lib,
                               unsigned threads)
 {
-    hasher h;
+    hasher_set s;
     input in;
-    uint8_t *sum;
     int ok = 1;
 
-    if (!hasher_open(&h, lib, o->alg, o))
+    if (!hasher_set_open(&s, lib, o)) {
+        hasher_set_close(&s);
         return 0;
-    sum = malloc(hasher_streams(&h) ? 1 : h.size);
-    if (!input_init(&in, threads > 1) || sum == NULL) {
+    }
+    if (!input_init(&in, threads > 1)) {
         fprintf(message_stream(), "ksum: out of memory\n");
         input_free(&in);
-        free(sum);
-        hasher_close(&h);
+        hasher_set_close(&s);
         return 0;
     }
     /* A file that cannot be read does not stop the others; a failed write
      * stops everything. */
     for (char **f = o->files; *f != NULL; f++) {
-        sum_source src = {sum, h.size, hasher_streams(&h) ? &h : NULL};
-        int err = hash_path(&h, *f, &in, src.h ? NULL : sum);
+        int err = hash_path_all(s.hs, s.n, *f, &in, s.sums);
         if (err == 0)
-            err = print_sum_line(o, o->alg, f, 1, &src);
+            err = print_lines(o, &s, f);
         if (err == KSUM_EWRITE) {
             ok = 0;
             break;
@@ -93,8 +105,7 @@ static int hash_files_in_turn(const options *o, OSSL_LIB_CTX *lib,
         }
     }
     input_free(&in);
-    free(sum);
-    hasher_close(&h);
+    hasher_set_close(&s);
     return ok;
 }
 
@@ -135,6 +146,15 @@ static int hash_files_as_tuple(const options *o, OSSL_LIB_CTX *lib)
     return err == 0;
 }
 
+/* No output long enough to be streamed. */
+static int outputs_held(const options *o)
+{
+    for (size_t k = 0; k < o->nalgs; k++)
+        if (hasher_output_size(&o->facts_of[k], o) > HASHER_STREAM_MIN)
+            return 0;
+    return 1;
+}
+
 static int hash_files(const options *o, OSSL_LIB_CTX *lib)
 {
     unsigned threads = o->threads ? o->threads : ksum_cpu_count();
@@ -143,10 +163,8 @@ static int hash_files(const options *o, OSSL_LIB_CTX *lib)
     if (o->facts.takes & TAKES_ELEMENTS)
         return hash_files_as_tuple(o, lib);
     /* Files at once for the sequential algorithms (on several threads, or
-     * batched on one), unless their outputs are long enough to be
-     * streamed. */
-    if (several && !(o->facts.takes & TAKES_THREADS) &&
-        hasher_output_size(&o->facts, o) <= HASHER_STREAM_MIN) {
+     * batched on one), unless an output is long enough to be streamed. */
+    if (several && !(o->takes_any & TAKES_THREADS) && outputs_held(o)) {
         int ok = hash_files_concurrently(o, lib, threads);
         if (ok >= 0)
             return ok;

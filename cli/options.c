@@ -208,9 +208,13 @@ static void print_help(void)
         printf("      --%-22s%s%s%s\n", a->option, a->name,
                a->alias ? ", also --" : "", a->alias ? a->alias : "");
     }
-    printf("\nAlgorithm options:\n"
+    printf("\nSeveral algorithm switches (or -a A,B) compute every one from a single\n"
+           "read of each file, one tagged line each; an option goes to those that take\n"
+           "it, and one that none takes is an error.\n"
+           "\nAlgorithm options:\n"
            "  -a, --algorithm=NAME      any algorithm above, by switch or any name\n"
-           "                            the provider knows (KT-128, SHAKE-128, ...)\n"
+           "                            the provider knows (KT-128, SHAKE-128, ...);\n"
+           "                            NAME,NAME... for several\n"
            "  -n, --output-size=BYTES   output length of the variable-length algorithms\n"
            "  -x, --xof                 XOF mode (KMAC, ParallelHash, TupleHash)\n"
            "  -k, --key=HEX             KMAC key (default: empty)\n"
@@ -236,9 +240,10 @@ static void print_help(void)
            "      --strict              exit non-zero for improperly formatted lines\n"
            "  -w, --warn                warn about improperly formatted lines\n"
            "With an algorithm switch or -a, only lines of that algorithm are checked\n"
-           "(a tag of another one makes a line improperly formatted); without one,\n"
-           "tagged lines choose theirs.  A key needs --kmac128 or --kmac256.  A line\n"
-           "naming - is checked against standard input, unless a check file is it.\n"
+           "(a tag of another one makes a line improperly formatted); with several,\n"
+           "only tagged lines of those (an untagged line does not say which); without\n"
+           "one, tagged lines choose theirs.  A key needs --kmac128 or --kmac256.  A\n"
+           "line naming - is checked against standard input, unless a check file is it.\n"
            "\n  -h, --help                display this help and exit\n"
            "  -v, --version             output version information and exit\n"
            "\nExit status: 0 if every file was hashed or verified, 1 otherwise.\n"
@@ -298,20 +303,62 @@ static struct option *long_options(void)
     return all;
 }
 
-static int set_algorithm(options *o, const algorithm *a, const char *name)
+static int unknown_algorithm(const char *name)
 {
-    if (a == NULL) {
-        FILE *f = message_stream();
-        fputs("ksum: unknown algorithm '", f);
-        print_name(f, name, name_needs_escape(name));
-        fputs("'\n", f);
-        usage_hint();
-        return 0;
-    }
-    o->alg = a;
-    o->alg_name = NULL;     /* the last of -a and the switches counts */
+    FILE *f = message_stream();
+
+    fputs("ksum: unknown algorithm '", f);
+    print_name(f, name, name_needs_escape(name));
+    fputs("'\n", f);
+    usage_hint();
+    return 0;
+}
+
+/* A switch, or -a's names, in order; resolved by options_resolve. */
+static void choose(options *o, const algorithm *a, const char *names)
+{
+    o->choices[o->nchoices++] = (algorithm_choice){a, names};
     o->alg_given = 1;
-    return 1;
+}
+
+/* Each algorithm once: a second switch for it (--k12 --kt128) adds
+ * nothing. */
+static void add_algorithm(options *o, const algorithm *a)
+{
+    if (options_chosen(o, a) == NULL && o->nalgs < OPTIONS_ALGS_MAX)
+        o->algs[o->nalgs++] = a;
+}
+
+const algorithm *options_chosen(const options *o, const algorithm *a)
+{
+    for (size_t i = 0; i < o->nalgs; i++)
+        if (strcmp(o->algs[i]->name, a->name) == 0)
+            return o->algs[i];
+    return NULL;
+}
+
+/* -a A,B,...: any name the provider knows, each. */
+static int add_named(options *o, OSSL_LIB_CTX *lib, const char *names)
+{
+    for (const char *at = names;;) {
+        size_t len = strcspn(at, ",");
+        char *name = OPENSSL_strndup(at, len);
+        const algorithm *a = name != NULL ? algorithm_lookup(lib, name) : NULL;
+        if (name == NULL) {
+            fprintf(message_stream(), "ksum: out of memory\n");
+            return 0;
+        }
+        if (a == NULL) {
+            unknown_algorithm(name);
+            OPENSSL_free(name);
+            return 0;
+        }
+        OPENSSL_free(name);
+        add_algorithm(o, a);
+        if (at[len] == '\0')
+            return 1;
+        at += len + 1;
+    }
 }
 
 /* The options that set each TAKES_* bit, for messages. */
@@ -334,14 +381,25 @@ static const char *option_name(const options *o, unsigned bit)
     return "?";
 }
 
-/* An option the algorithm does not take is an error, not ignored.  In check
- * mode without an algorithm switch, tagged lines choose the algorithm and
- * each takes what applies to it, but a key needs a keyed algorithm named
- * on the command line: otherwise the lines would choose whether the key is
- * used at all. */
+/* "SHA3-256", or "any of SHA3-256, SHAKE128". */
+static void print_algorithms(FILE *f, const options *o)
+{
+    if (o->nalgs > 1)
+        fputs("any of ", f);
+    for (size_t i = 0; i < o->nalgs; i++)
+        fprintf(f, "%s%s", i > 0 ? ", " : "", o->algs[i]->name);
+}
+
+/* An option none of the algorithms takes is an error, not ignored; with
+ * several, each option goes to those that take it (-n to every
+ * variable-length one).  In check mode without an algorithm switch,
+ * tagged lines choose the algorithm and each takes what applies to it, but
+ * a key needs a keyed algorithm named on the command line: otherwise the
+ * lines would choose whether the key is used at all. */
 static int check_applicable(const options *o)
 {
-    unsigned extra = o->given & ~o->facts.takes;
+    unsigned extra = o->given & ~o->takes_any;
+    FILE *f;
 
     if ((o->given & TAKES_KEY) && o->check && !o->alg_given) {
         fprintf(message_stream(), "ksum: option %s needs a keyed algorithm: "
@@ -353,20 +411,54 @@ static int check_applicable(const options *o)
         return 1;
     for (unsigned bit = 1; bit != 0; bit <<= 1)
         if (extra & bit) {
-            fprintf(message_stream(), "ksum: option %s does not apply to %s\n",
-                    option_name(o, bit), o->alg->name);
+            f = message_stream();
+            fprintf(f, "ksum: option %s does not apply to ", option_name(o, bit));
+            print_algorithms(f, o);
+            fputc('\n', f);
             usage_hint();
             return 0;
         }
     return 1;
 }
 
+/* Several algorithms print one tagged line each per file; TupleHash's one
+ * line for all the files cannot be among them. */
+static int check_several(options *o)
+{
+    if (o->nalgs < 2 || o->check)
+        return 1;
+    for (size_t i = 0; i < o->nalgs; i++)
+        if (o->facts_of[i].takes & TAKES_ELEMENTS) {
+            fprintf(message_stream(), "ksum: %s hashes all the FILEs as one tuple: "
+                    "it cannot be computed with other algorithms\n",
+                    o->algs[i]->name);
+            usage_hint();
+            return 0;
+        }
+    o->tag = 1;
+    return 1;
+}
+
 int options_resolve(options *o, OSSL_LIB_CTX *lib)
 {
-    if (o->alg_name != NULL &&
-        !set_algorithm(o, algorithm_lookup(lib, o->alg_name), o->alg_name))
-        return 0;
-    return algorithm_describe(lib, o->alg, &o->facts) && check_applicable(o);
+    o->nalgs = 0;
+    for (size_t i = 0; i < o->nchoices; i++) {
+        if (o->choices[i].alg != NULL)
+            add_algorithm(o, o->choices[i].alg);
+        else if (!add_named(o, lib, o->choices[i].names))
+            return 0;
+    }
+    if (o->nalgs == 0)
+        add_algorithm(o, algorithm_default());
+    o->takes_any = 0;
+    for (size_t i = 0; i < o->nalgs; i++) {
+        if (!algorithm_describe(lib, o->algs[i], &o->facts_of[i]))
+            return 0;
+        o->takes_any |= o->facts_of[i].takes;
+    }
+    o->alg = o->algs[0];
+    o->facts = o->facts_of[0];
+    return check_applicable(o) && check_several(o);
 }
 
 static int parse_one(options *o, int c, const char *arg)
@@ -374,7 +466,7 @@ static int parse_one(options *o, int c, const char *arg)
     size_t v;
 
     switch (c) {
-    case 'a': o->alg_name = arg; o->alg_given = 1; return 1;
+    case 'a': choose(o, NULL, arg); return 1;
     case 'n':
         o->given |= TAKES_SIZE;
         return parse_count("output size", arg, 1, MAX_OUTPUT_SIZE, &o->size);
@@ -405,8 +497,10 @@ static int parse_one(options *o, int c, const char *arg)
     case 'h': print_help(); exit(output_close() ? 0 : 1);
     case 'v': print_version(); exit(output_close() ? 0 : 1);
     default:
-        if (c >= OPT_ALGORITHM_BASE && c < OPT_ALGORITHM_BASE + (int)algorithm_count)
-            return set_algorithm(o, &algorithms[c - OPT_ALGORITHM_BASE], NULL);
+        if (c >= OPT_ALGORITHM_BASE && c < OPT_ALGORITHM_BASE + (int)algorithm_count) {
+            choose(o, &algorithms[c - OPT_ALGORITHM_BASE], NULL);
+            return 1;
+        }
         usage_hint(); /* getopt has printed what was wrong */
         return 0;
     }
@@ -438,7 +532,10 @@ int options_parse(options *o, int argc, char **argv)
 
     memset(o, 0, sizeof *o);
     o->alg = algorithm_default();
-    if (longs == NULL) {
+    /* Each option adds at most one choice. */
+    o->choices = calloc((size_t)argc + 1, sizeof *o->choices);
+    if (longs == NULL || o->choices == NULL) {
+        free(longs);
         fprintf(message_stream(), "ksum: out of memory\n");
         return 0;
     }
@@ -456,4 +553,6 @@ void options_free(options *o)
 {
     OPENSSL_clear_free(o->key, o->key_len);
     o->key = NULL;
+    free(o->choices);
+    o->choices = NULL;
 }

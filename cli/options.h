@@ -8,11 +8,28 @@
 
 #include "algorithms.h"
 
-typedef struct options {
+/* The most algorithms one run computes (every switch's, at most). */
+#define OPTIONS_ALGS_MAX 32
+
+/* An algorithm switch, or -a's argument (names separated by commas), in
+ * the order given, until options_resolve. */
+typedef struct algorithm_choice {
     const algorithm *alg;
-    const char *alg_name;    /* -a's argument, until options_resolve */
+    const char *names;
+} algorithm_choice;
+
+typedef struct options {
+    const algorithm *alg;    /* algs[0] */
     int alg_given;           /* an algorithm switch or -a was used */
     algorithm_facts facts;   /* alg's, from options_resolve */
+    /* Every algorithm asked for, in order, each once (by provider name);
+     * several are computed from one read of each file. */
+    const algorithm *algs[OPTIONS_ALGS_MAX];
+    algorithm_facts facts_of[OPTIONS_ALGS_MAX];
+    size_t nalgs;
+    unsigned takes_any;      /* what at least one of them takes */
+    algorithm_choice *choices;
+    size_t nchoices;
     unsigned given;          /* TAKES_* bits of the options used */
     size_t size;             /* -n; 0 when absent */
     int xof;
@@ -31,10 +48,12 @@ typedef struct options {
 /* Parses argv; on a usage error prints the message and returns 0 (then
  * options_free is still due).  Exits for --help and --version. */
 int options_parse(options *o, int argc, char **argv);
-/* Once the provider is loaded: the algorithm -a names (any name the
- * provider knows), what it takes, and whether the options given apply to
- * it; prints the message and returns 0 when not. */
+/* Once the provider is loaded: the algorithms -a names (any name the
+ * provider knows), what they take, and whether the options given apply to
+ * them; prints the message and returns 0 when not. */
 int options_resolve(options *o, OSSL_LIB_CTX *lib);
+/* The chosen algorithm that is a (the same provider algorithm), or NULL. */
+const algorithm *options_chosen(const options *o, const algorithm *a);
 void options_free(options *o);
 
 #endif
