@@ -14,6 +14,7 @@
 #include "hasher.h"
 #include "output.h"
 #include "turns.h"
+#include "walk.h"
 
 #include "ksumprov.h"
 
@@ -30,24 +31,31 @@ unsigned ksum_cpu_count(void)
     return 1;
 }
 
-typedef struct result {
-    int done;
-    int serial;     /* a stream: read by the printing thread, in order */
+/* One name in the window: produced by the walk, hashed by a worker (a
+ * regular file) or by the printing thread (the rest), printed in order. */
+typedef struct entry {
+    named n;
+    int done;           /* a worker published r */
     file_result r;
-} result;
+    file_progress progress;
+} entry;
 
-/* Workers take regular files in order, at most `window` ahead of the
- * printing, so memory stays bounded however many files there are. */
+/* The names come from a generator (operands, a list, a walk), produced by
+ * whichever thread needs the next one; workers take regular files in
+ * order, at most `window` ahead of the printing, so memory stays bounded
+ * however many files there are. */
 typedef struct pool {
-    char **files;
-    size_t nfiles, next, printed, window;
-    result *results;
-    int stop;       /* standard output failed */
+    name_source *names;
+    entry *ring;                /* window entries: entry i at i % window */
+    size_t window;
+    size_t produced, next, printed;
+    int producing, ended;       /* in the generator; it has no more */
+    int stop;                   /* standard output failed */
     pthread_mutex_t mu;
-    pthread_cond_t done, room;
+    pthread_cond_t done, room;  /* for the printing thread; for workers */
 } pool;
 
-/* A worker thread's files in flight; the printing thread's hasher and
+/* A worker thread's files in flight; the printing thread's hashers and
  * buffer, for streams. */
 typedef struct worker {
     pool *p;
@@ -56,41 +64,71 @@ typedef struct worker {
     input in;
 } worker;
 
+static entry *at(pool *p, size_t i)
+{
+    return &p->ring[i % p->window];
+}
+
+/* Calls the generator for one more entry, the mutex released meanwhile
+ * (it reads directories).  Only one thread at a time; the caller holds
+ * the mutex and has checked that there is room. */
+static void produce(pool *p)
+{
+    named n;
+    int got;
+
+    p->producing = 1;
+    pthread_mutex_unlock(&p->mu);
+    got = names_next(p->names, &n);
+    pthread_mutex_lock(&p->mu);
+    p->producing = 0;
+    if (got) {
+        entry *e = at(p, p->produced++);
+        memset(e, 0, sizeof *e);
+        e->n = n;
+    } else {
+        p->ended = 1;
+    }
+    pthread_cond_broadcast(&p->done);
+    pthread_cond_broadcast(&p->room);
+}
+
+static int can_produce(const pool *p)
+{
+    return !p->producing && !p->ended && p->produced < p->printed + p->window;
+}
+
 /* Only regular files go to the workers.  "-", pipes, terminals, devices,
  * /dev/stdin or /proc/self/fd/0 may be one stream under several names,
  * which two threads would split between them: the printing thread reads
- * those itself, one after the other in argument order. */
-static int is_stream(const char *path)
-{
-    struct stat st;
-
-    return strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode);
-}
-
+ * those itself, one after the other in order. */
 static int take_file(void *ctx, int wait, size_t *index, const char **path,
-                     _Atomic uint64_t **counted)
+                     file_progress **progress)
 {
     pool *p = ctx;
     int have = 0;
 
     pthread_mutex_lock(&p->mu);
-    while (!have && !p->stop && p->next < p->nfiles) {
-        if (p->next >= p->printed + p->window) {
-            if (!wait)
-                break;
-            pthread_cond_wait(&p->room, &p->mu);
-        } else if (p->results[p->next].serial)
+    while (!p->stop) {
+        while (p->next < p->produced && at(p, p->next)->n.kind != NAME_FILE)
             p->next++;
-        else {
+        if (p->next < p->produced) {
             *index = p->next++;
             have = 1;
+            break;
         }
+        if (can_produce(p))
+            produce(p);
+        else if (p->ended || !wait)
+            break;
+        else
+            pthread_cond_wait(&p->room, &p->mu);
+    }
+    if (have) {
+        *path = at(p, *index)->n.path;
+        *progress = &at(p, *index)->progress;
     }
     pthread_mutex_unlock(&p->mu);
-    if (have) {
-        *path = p->files[*index];
-        *counted = NULL;
-    }
     return have;
 }
 
@@ -99,8 +137,8 @@ static void publish(void *ctx, size_t index, file_result *r)
     pool *p = ctx;
 
     pthread_mutex_lock(&p->mu);
-    p->results[index].r = *r;
-    p->results[index].done = 1;
+    at(p, index)->r = *r;
+    at(p, index)->done = 1;
     pthread_cond_broadcast(&p->done);
     pthread_mutex_unlock(&p->mu);
 }
@@ -127,12 +165,13 @@ static void *work(void *arg)
 
 /* Hashed by the printing thread: a stream, or a file that a worker found
  * is not a regular file. */
-static file_result hash_here(worker *self, const char *path)
+static file_result hash_here(worker *self, const char *path, file_progress *progress)
 {
     hasher_set *s = &self->set;
     file_result r = {0, malloc(s->sum_bytes), NULL};
     char why[512];
 
+    self->in.progress = progress;
     r.err = r.sums != NULL ? hash_path_all(s->hs, s->n, path, &self->in, s->sums)
                            : ENOMEM;
     for (size_t k = 0, at = 0; r.err == 0 && k < s->n; at += s->hs[k++].size)
@@ -144,25 +183,23 @@ static file_result hash_here(worker *self, const char *path)
     return r;
 }
 
-/* File i's result: from a worker, or hashed here when it is a stream (or
- * turned out to be one when a worker opened it). */
-static file_result result_of(pool *p, size_t i, worker *self)
+/* Entry i, once it is there and, for a regular file, hashed (the mutex
+ * held); 0 when there are no more. */
+static entry *wait_for(pool *p, size_t i)
 {
-    file_result r;
-    int serial;
-
-    pthread_mutex_lock(&p->mu);
-    while (!p->results[i].serial && !p->results[i].done)
+    for (;;) {
+        if (i < p->produced) {
+            entry *e = at(p, i);
+            if (e->n.kind != NAME_FILE || e->done)
+                return e;
+        } else if (p->ended) {
+            return NULL;
+        } else if (can_produce(p)) {
+            produce(p);
+            continue;
+        }
         pthread_cond_wait(&p->done, &p->mu);
-    r = p->results[i].r;
-    serial = p->results[i].serial;
-    memset(&p->results[i].r, 0, sizeof p->results[i].r);  /* now r's */
-    pthread_mutex_unlock(&p->mu);
-    if (serial || r.err == KSUM_ENOTREG) {
-        file_result_free(&r);
-        r = hash_here(self, p->files[i]);
     }
-    return r;
 }
 
 /* Prints one file's lines (one per algorithm) or error; returns 0, or
@@ -184,20 +221,45 @@ static int print_one(const options *o, const char *name, file_result *r,
     return err;
 }
 
+/* Entry e, the printing thread's: hashed here if a stream (or what a
+ * worker found was not a regular file), then printed or reported. */
+static int print_entry(const options *o, entry *e, worker *self, int *ok)
+{
+    file_result r = e->r;
+    int err;
+
+    memset(&e->r, 0, sizeof e->r);
+    if (e->n.kind == NAME_ERROR || e->n.kind == NAME_WARNING) {
+        named_report(&e->n);
+        *ok &= e->n.kind == NAME_WARNING;
+        return 0;
+    }
+    if (e->n.kind == NAME_STREAM || r.err == KSUM_ENOTREG) {
+        file_result_free(&r);
+        r = hash_here(self, e->n.path, &e->progress);
+    }
+    err = print_one(o, e->n.path, &r, &self->set, ok);
+    file_result_free(&r);
+    return err;
+}
+
 static int print_in_order(const options *o, pool *p, worker *self)
 {
     int ok = 1, err = 0;
+    entry *e;
 
-    for (size_t i = 0; i < p->nfiles && err != KSUM_EWRITE; i++) {
-        file_result r = result_of(p, i, self);
-        err = print_one(o, p->files[i], &r, &self->set, &ok);
-        file_result_free(&r);
+    pthread_mutex_lock(&p->mu);
+    while (err != KSUM_EWRITE && (e = wait_for(p, p->printed)) != NULL) {
+        /* The entry stays put until printed is moved past it. */
+        pthread_mutex_unlock(&p->mu);
+        err = print_entry(o, e, self, &ok);
+        named_free(&e->n);
         pthread_mutex_lock(&p->mu);
         p->printed++;
         p->stop = err == KSUM_EWRITE;
         pthread_cond_broadcast(&p->room);
-        pthread_mutex_unlock(&p->mu);
     }
+    pthread_mutex_unlock(&p->mu);
     return ok && err != KSUM_EWRITE;
 }
 
@@ -278,17 +340,30 @@ static int run_pool(const options *o, pool *p, worker *w, unsigned n)
     return ok;
 }
 
-static int pool_init(pool *p, char **files)
+/* The window: four entries per file a worker can have in flight, but not
+ * more checksums held than WINDOW_SUMS_MAX bytes (long -n outputs), unless
+ * that would leave a worker without a file. */
+#define WINDOW_SUMS_MAX ((size_t)16 << 20)
+
+static size_t window_size(unsigned workers, size_t in_flight, size_t sum_bytes)
+{
+    size_t want = 4 * (size_t)workers * in_flight, least = (size_t)workers * in_flight + 1;
+
+    if (want < 16)
+        want = 16;
+    if (sum_bytes > 0 && want > WINDOW_SUMS_MAX / sum_bytes)
+        want = WINDOW_SUMS_MAX / sum_bytes;
+    return want < least ? least : want;
+}
+
+static int pool_init(pool *p, name_source *names, size_t window)
 {
     memset(p, 0, sizeof *p);
-    p->files = files;
-    while (files[p->nfiles] != NULL)
-        p->nfiles++;
-    p->results = calloc(p->nfiles, sizeof *p->results);
-    if (p->results == NULL)
+    p->names = names;
+    p->window = window;
+    p->ring = calloc(window, sizeof *p->ring);
+    if (p->ring == NULL)
         return 0;
-    for (size_t i = 0; i < p->nfiles; i++)
-        p->results[i].serial = is_stream(files[i]);
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->done, NULL);
     pthread_cond_init(&p->room, NULL);
@@ -297,16 +372,19 @@ static int pool_init(pool *p, char **files)
 
 static void pool_free(pool *p)
 {
-    for (size_t i = 0; i < p->nfiles; i++)
-        file_result_free(&p->results[i].r);  /* those left after a write error */
-    free(p->results);
+    /* Those left after a write error. */
+    for (size_t i = p->printed; i < p->produced; i++) {
+        file_result_free(&at(p, i)->r);
+        named_free(&at(p, i)->n);
+    }
+    free(p->ring);
     pthread_cond_destroy(&p->room);
     pthread_cond_destroy(&p->done);
     pthread_mutex_destroy(&p->mu);
 }
 
 int hash_files_concurrently(const options *o, OSSL_LIB_CTX *lib,
-                            unsigned workers)
+                            name_source *names, unsigned workers)
 {
     worker w[MAX_WORKERS + 1];  /* w[0]: the printing thread's own */
     pool p;
@@ -315,17 +393,14 @@ int hash_files_concurrently(const options *o, OSSL_LIB_CTX *lib,
 
     if (workers > MAX_WORKERS)
         workers = MAX_WORKERS;
-    if (!pool_init(&p, o->files))
-        return -1;
-    if (workers > p.nfiles)
-        workers = (unsigned)p.nfiles;
     /* One thread gains only from batching. */
     if (open_workers(w, workers, &p, o, lib, &batched, &tried) &&
-        (workers > 1 || batched)) {
-        p.window = 4 * (size_t)workers * (batched ? TURNS_MAX : 1);
+        (workers > 1 || batched) &&
+        pool_init(&p, names, window_size(workers, batched ? TURNS_MAX : 1,
+                                         w[0].set.sum_bytes))) {
         ok = run_pool(o, &p, w, workers);
+        pool_free(&p);
     }
     close_workers(w, tried);
-    pool_free(&p);
     return ok;
 }

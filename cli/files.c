@@ -31,10 +31,27 @@ static uint8_t *buffer_new(size_t size)
     return p;
 }
 
+void file_progress_start(file_progress *p, const struct stat *st)
+{
+    if (p == NULL)
+        return;
+    atomic_store_explicit(&p->done, 0, memory_order_relaxed);
+    atomic_store_explicit(&p->size, st != NULL && S_ISREG(st->st_mode)
+                                        ? (uint64_t)st->st_size : FILE_SIZE_UNKNOWN,
+                          memory_order_relaxed);
+}
+
+void file_progress_add(file_progress *p, size_t n)
+{
+    if (p != NULL)
+        atomic_fetch_add_explicit(&p->done, n, memory_order_relaxed);
+}
+
 int input_init(input *in, int read_ahead)
 {
     in->read_ahead = read_ahead;
     in->regular_only = 0;
+    in->progress = NULL;
     in->size = read_ahead ? INPUT_SIZE_READ_AHEAD : INPUT_SIZE;
     for (int i = 0; i < INPUT_BUFFERS; i++)
         in->buf[i] = i == 0 || read_ahead ? buffer_new(in->size) : NULL;
@@ -84,6 +101,7 @@ static int hash_plain(hasher *hs, size_t nh, int fd, input *in)
     for (;;) {
         int err;
         size_t n = read_full(fd, in->buf[0], in->size, &err);
+        file_progress_add(in->progress, n);
         if (n > 0 && !update_all(hs, nh, in->buf[0], n))
             return -1;
         if (err != 0 || n < in->size)
@@ -120,6 +138,7 @@ static void *reader(void *arg)
         }
         pthread_mutex_unlock(&r->mu);
         n = read_full(r->fd, r->in->buf[slot], r->in->size, &err);
+        file_progress_add(r->in->progress, n);
         pthread_mutex_lock(&r->mu);
         r->got[slot] = n;
         r->err = err;
@@ -205,8 +224,10 @@ int hash_path_all(hasher *hs, size_t n, const char *path, input *in,
     struct stat before;
     int fd, err;
 
-    if (strcmp(path, "-") == 0)
+    if (strcmp(path, "-") == 0) {
+        file_progress_start(in->progress, NULL);
         return hash_fd(hs, n, STDIN_FILENO, in, sums);
+    }
     /* O_NONBLOCK: opening a FIFO named by a check file must not wait. */
     fd = open(path, O_RDONLY | O_NOCTTY | (in->regular_only ? O_NONBLOCK : 0));
     if (fd < 0)
@@ -215,8 +236,10 @@ int hash_path_all(hasher *hs, size_t n, const char *path, input *in,
         err = errno;
     else if (in->regular_only && !S_ISREG(before.st_mode))
         err = KSUM_ENOTREG;
-    else
+    else {
+        file_progress_start(in->progress, &before);
         err = hash_fd(hs, n, fd, in, sums);
+    }
     if (err == 0 && S_ISREG(before.st_mode) && !file_unchanged(fd, &before))
         err = KSUM_ECHANGED;
     close(fd);
@@ -235,6 +258,10 @@ static const char *error_text(int err)
     case KSUM_ENOTREG: return "not a regular file";
     case KSUM_ESTDIN: return "standard input is the checksum list being read";
     case KSUM_ETAB: return "a name with a tab cannot be joined to others with -z";
+    case KSUM_ELOOP: return "file system loop: not followed";
+    case KSUM_ESPECIAL: return "not a regular file: skipped";
+    case KSUM_ESYMLINK: return "symbolic link: skipped (-L follows them)";
+    case KSUM_ELISTSTDIN: return "standard input is the list of names being read";
     default: return strerror(err);
     }
 }
@@ -268,6 +295,7 @@ int line_reader_init(line_reader *r, int fd)
 {
     memset(r, 0, sizeof *r);
     r->fd = fd;
+    r->sep = '\n';
     r->chunk = malloc(LINE_CHUNK);
     return r->chunk != NULL;
 }
@@ -347,7 +375,7 @@ int line_next(line_reader *r, int *err)
                 return !started ? LINE_END : fits ? LINE_OK : LINE_TOO_LONG;
             start = r->chunk;
         }
-        nl = memchr(start, '\n', r->end - r->pos);
+        nl = memchr(start, r->sep, r->end - r->pos);
         n = nl != NULL ? (size_t)(nl + 1 - start) : r->end - r->pos;
         started = 1;
         /* Out of memory: the rest of the line is read and dropped, so that

@@ -4,10 +4,23 @@
 #ifndef KSUM_CLI_FILES_H
 #define KSUM_CLI_FILES_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 #include "hasher.h"
+
+/* How far the reading of one file is, for --progress (another thread
+ * reads it). */
+typedef struct file_progress {
+    _Atomic uint64_t done;      /* bytes read */
+    _Atomic uint64_t size;      /* a regular file's size; FILE_SIZE_UNKNOWN */
+} file_progress;
+#define FILE_SIZE_UNKNOWN UINT64_MAX
+
+void file_progress_start(file_progress *p, const struct stat *st);
+void file_progress_add(file_progress *p, size_t n);
 
 /* Buffers for reading; with read_ahead, a reader thread fills the others
  * while one is hashed. */
@@ -17,6 +30,7 @@ typedef struct input {
     size_t size;
     int read_ahead;
     int regular_only;   /* check mode: refuse devices, FIFOs, directories */
+    file_progress *progress;  /* the file being read, or NULL */
 } input;
 
 /* Big reads, so that tree modes see many whole chunks per update. */
@@ -34,6 +48,11 @@ void input_free(input *in);
 #define KSUM_EWRITE (-4)    /* standard output failed (already reported) */
 #define KSUM_ESTDIN (-5)    /* '-' named while standard input is a check file */
 #define KSUM_ETAB (-6)      /* a tab in a name of a tuple, with -z */
+/* The walk (-r) and name lists (--files-from). */
+#define KSUM_ELOOP (-20)        /* a directory that contains itself (-L) */
+#define KSUM_ESPECIAL (-21)     /* a FIFO, device or socket: skipped */
+#define KSUM_ESYMLINK (-22)     /* a symbolic link without -L: skipped */
+#define KSUM_ELISTSTDIN (-23)   /* '-' named by a list read from standard input */
 
 /* Hashes the file at path ("-" is standard input) into sum, or with sum
  * NULL leaves the output to hasher_squeeze.  Returns 0, or
@@ -50,7 +69,6 @@ int hash_path_all(hasher *hs, size_t n, const char *path, input *in,
  * the errno of a failed read (0 when none). */
 size_t read_full(int fd, uint8_t *buf, size_t size, int *err);
 
-struct stat;
 /* A regular file's size and modification time are what they were. */
 int file_unchanged(int fd, const struct stat *before);
 
@@ -62,6 +80,7 @@ void report_error(const char *name, int err, const char *why);
  * is skipped to its end, and a read error names its line. */
 typedef struct line_reader {
     int fd;
+    int sep;            /* what ends a line: '\n' (or NUL, set after init) */
     uint8_t *chunk;     /* what read(2) gave */
     size_t pos, end;
     char *line;         /* the current line, with its '\n', NUL-terminated */
@@ -74,7 +93,8 @@ enum { LINE_OK, LINE_END, LINE_TOO_LONG, LINE_READ_ERROR };
 
 /* 0 when out of memory. */
 int line_reader_init(line_reader *r, int fd);
-/* The next line into r->line and r->len (LINE_OK), or why there is none:
+/* The next line, with its separator, into r->line and r->len (LINE_OK),
+ * or why there is none:
  * LINE_END, LINE_TOO_LONG (the line was skipped; the next call reads the
  * line after it), LINE_READ_ERROR (*err: errno). */
 int line_next(line_reader *r, int *err);

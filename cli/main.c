@@ -21,6 +21,7 @@
 #include "options.h"
 #include "output.h"
 #include "tuple.h"
+#include "walk.h"
 
 static OSSL_LIB_CTX *ksumprov_context(OSSL_PROVIDER **prov)
 {
@@ -70,13 +71,36 @@ static int print_lines(const options *o, hasher_set *s, char **name)
     return err;
 }
 
+/* One name: hashed and printed, or its error or warning reported; 0, or
+ * KSUM_EWRITE to stop.  *ok becomes 0 on an error. */
+static int hash_one(const options *o, hasher_set *s, input *in, named *n, int *ok)
+{
+    int err;
+
+    if (n->kind == NAME_ERROR || n->kind == NAME_WARNING) {
+        named_report(n);
+        *ok &= n->kind == NAME_WARNING;
+        return 0;
+    }
+    err = hash_path_all(s->hs, s->n, n->path, in, s->sums);
+    if (err == 0)
+        err = print_lines(o, s, &n->path);
+    if (err != 0 && err != KSUM_EWRITE) {
+        report_error(n->path, err, NULL);
+        *ok = 0;
+        err = 0;
+    }
+    return err;
+}
+
 /* One file after another, every algorithm from one read; tree modes use
  * the threads inside the provider, helped by reading ahead. */
 static int hash_files_in_turn(const options *o, OSSL_LIB_CTX *lib,
-                              unsigned threads)
+                              name_source *names, unsigned threads)
 {
     hasher_set s;
     input in;
+    named n;
     int ok = 1;
 
     if (!hasher_set_open(&s, lib, o)) {
@@ -91,17 +115,12 @@ static int hash_files_in_turn(const options *o, OSSL_LIB_CTX *lib,
     }
     /* A file that cannot be read does not stop the others; a failed write
      * stops everything. */
-    for (char **f = o->files; *f != NULL; f++) {
-        int err = hash_path_all(s.hs, s.n, *f, &in, s.sums);
-        if (err == 0)
-            err = print_lines(o, &s, f);
+    while (names_next(names, &n)) {
+        int err = hash_one(o, &s, &in, &n, &ok);
+        named_free(&n);
         if (err == KSUM_EWRITE) {
             ok = 0;
             break;
-        }
-        if (err != 0) {
-            report_error(*f, err, NULL);
-            ok = 0;
         }
     }
     input_free(&in);
@@ -158,18 +177,23 @@ static int outputs_held(const options *o)
 static int hash_files(const options *o, OSSL_LIB_CTX *lib)
 {
     unsigned threads = o->threads ? o->threads : ksum_cpu_count();
-    int several = o->files[0] != NULL && o->files[1] != NULL;
+    int several = (o->files[0] != NULL && o->files[1] != NULL) || o->recursive ||
+                  o->files_from != NULL;
+    name_source *names;
+    int ok = -1;
 
     if (o->facts.takes & TAKES_ELEMENTS)
         return hash_files_as_tuple(o, lib);
+    if ((names = names_open(o)) == NULL)
+        return 0;
     /* Files at once for the sequential algorithms (on several threads, or
      * batched on one), unless an output is long enough to be streamed. */
-    if (several && !(o->takes_any & TAKES_THREADS) && outputs_held(o)) {
-        int ok = hash_files_concurrently(o, lib, threads);
-        if (ok >= 0)
-            return ok;
-    }
-    return hash_files_in_turn(o, lib, threads);
+    if (several && !(o->takes_any & TAKES_THREADS) && outputs_held(o))
+        ok = hash_files_concurrently(o, lib, names, threads);
+    if (ok < 0)
+        ok = hash_files_in_turn(o, lib, names, threads);
+    names_close(names);
+    return ok;
 }
 
 int main(int argc, char **argv)

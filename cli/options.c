@@ -260,6 +260,70 @@ static void print_version(void)
            OpenSSL_version(OPENSSL_VERSION_STRING));
 }
 
+/* ---- directories, name lists, progress (issue 12, items 5 and 6) ---- */
+
+enum { OPT_FILES_FROM = 2000, OPT_PROGRESS };
+
+static const struct option walk_options[] = {
+    {"recursive", no_argument, NULL, 'r'},
+    {"dereference", no_argument, NULL, 'L'},
+    {"files-from", required_argument, NULL, OPT_FILES_FROM},
+    {"progress", no_argument, NULL, OPT_PROGRESS},
+};
+
+/* 1 when c was one of these (*ok: it parsed), 0 when not. */
+static int parse_walk_option(options *o, int c, const char *arg, int *ok)
+{
+    *ok = 1;
+    switch (c) {
+    case 'r': o->recursive = 1; return 1;
+    case 'L': o->dereference = 1; return 1;
+    case OPT_FILES_FROM: o->files_from = arg; return 1;
+    case OPT_PROGRESS: o->progress = 1; return 1;
+    default: return 0;
+    }
+}
+
+static int walk_usage(const char *what)
+{
+    fprintf(message_stream(), "ksum: %s\n", what);
+    usage_hint();
+    return 0;
+}
+
+/* After parsing, before the check-mode rules: -w also says what a walk or a
+ * list skips, so it is taken here when there is no --check. */
+static int check_walk_options(options *o, int operands)
+{
+    if (o->check && (o->recursive || o->files_from || o->progress))
+        return walk_usage(o->recursive ? "--recursive is not meaningful with --check"
+                          : o->files_from ? "--files-from is not meaningful with --check"
+                          : "--progress is not meaningful with --check");
+    if (o->dereference && !o->recursive)
+        return walk_usage("--dereference is only meaningful with --recursive");
+    if (o->files_from != NULL && operands)
+        return walk_usage("file operands cannot be combined with --files-from");
+    if (!o->check && o->warn && (o->recursive || o->files_from)) {
+        o->walk_warn = 1;
+        o->warn = 0;
+    }
+    return 1;
+}
+
+/* Once the algorithm is known: TupleHash's one line names every file, so a
+ * walk or a list, of any length, cannot be its tuple. */
+static int check_walk_algorithm(const options *o)
+{
+    if ((o->recursive || o->files_from) && (o->facts.takes & TAKES_ELEMENTS)) {
+        fprintf(message_stream(), "ksum: %s cannot be used with %s, which hashes "
+                "the FILEs as one tuple\n",
+                o->recursive ? "--recursive" : "--files-from", o->alg->name);
+        usage_hint();
+        return 0;
+    }
+    return 1;
+}
+
 /* Long options: the fixed ones, then one per algorithm switch. */
 static struct option *long_options(void)
 {
@@ -288,11 +352,14 @@ static struct option *long_options(void)
         {"version", no_argument, NULL, 'v'},
     };
     size_t nfixed = sizeof fixed / sizeof fixed[0], n = nfixed;
-    struct option *all = calloc(nfixed + 2 * algorithm_count + 1, sizeof *all);
+    size_t nwalk = sizeof walk_options / sizeof walk_options[0];
+    struct option *all = calloc(nfixed + nwalk + 2 * algorithm_count + 1, sizeof *all);
 
     if (all == NULL)
         return NULL;
     memcpy(all, fixed, sizeof fixed);
+    memcpy(all + n, walk_options, sizeof walk_options);
+    n += nwalk;
     for (size_t i = 0; i < algorithm_count; i++) {
         all[n++] = (struct option){algorithms[i].option, no_argument, NULL,
                                    OPT_ALGORITHM_BASE + (int)i};
@@ -458,12 +525,13 @@ int options_resolve(options *o, OSSL_LIB_CTX *lib)
     }
     o->alg = o->algs[0];
     o->facts = o->facts_of[0];
-    return check_applicable(o) && check_several(o);
+    return check_applicable(o) && check_several(o) && check_walk_algorithm(o);
 }
 
 static int parse_one(options *o, int c, const char *arg)
 {
     size_t v;
+    int v_ok;
 
     switch (c) {
     case 'a': choose(o, NULL, arg); return 1;
@@ -497,6 +565,8 @@ static int parse_one(options *o, int c, const char *arg)
     case 'h': print_help(); exit(output_close() ? 0 : 1);
     case 'v': print_version(); exit(output_close() ? 0 : 1);
     default:
+        if (parse_walk_option(o, c, arg, &v_ok))
+            return v_ok;
         if (c >= OPT_ALGORITHM_BASE && c < OPT_ALGORITHM_BASE + (int)algorithm_count) {
             choose(o, &algorithms[c - OPT_ALGORITHM_BASE], NULL);
             return 1;
@@ -539,11 +609,11 @@ int options_parse(options *o, int argc, char **argv)
         fprintf(message_stream(), "ksum: out of memory\n");
         return 0;
     }
-    while (ok && (c = getopt_long(argc, argv, "a:n:xk:C:f:B:btzcwhv", longs,
+    while (ok && (c = getopt_long(argc, argv, "a:n:xk:C:f:B:btzcwhvrL", longs,
                                   NULL)) != -1)
         ok = parse_one(o, c, optarg);
     free(longs);
-    if (!ok || !check_mode_options(o))
+    if (!ok || !check_walk_options(o, optind < argc) || !check_mode_options(o))
         return 0;
     o->files = optind < argc ? argv + optind : stdin_only;
     return 1;

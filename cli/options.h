@@ -43,6 +43,12 @@ typedef struct options {
     int binary, tag, zero;
     int check, quiet, status, strict, warn, ignore_missing;
     char **files;            /* NULL-terminated; "-" when none were given */
+    /* Directories and name lists (issue 12, item 5), progress (item 6). */
+    int recursive;           /* -r: the regular files under directories */
+    int dereference;         /* -L: the walk follows symbolic links */
+    int walk_warn;           /* -w with -r or --files-from: say what is skipped */
+    const char *files_from;  /* --files-from: names from this file ("-": stdin) */
+    int progress;            /* --progress */
 } options;
 
 /* Parses argv; on a usage error prints the message and returns 0 (then

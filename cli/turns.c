@@ -101,6 +101,8 @@ static int start(turns *t, in_flight *f, const char *path,
         f->r.err = KSUM_ENOTREG;
     else if ((f->r.sums = malloc(t->sum_bytes)) == NULL)
         f->r.err = ENOMEM;
+    else
+        file_progress_start(f->progress, &f->before);
     for (size_t k = 0; f->r.err == 0 && k < t->nalgs; k++)
         if (!hasher_begin(&f->hs[k]))
             f->r.err = evp_failed(&f->r);
@@ -121,7 +123,7 @@ static size_t fill(turns *t, const turns_source *src, size_t active)
         in_flight *f = &t->f[j];
         const char *path;
         while (!f->active &&
-               src->take(src->ctx, active == 0, &f->index, &path, &f->counted)) {
+               src->take(src->ctx, active == 0, &f->index, &path, &f->progress)) {
             f->active = start(t, f, path, src);
             active += f->active;
         }
@@ -135,8 +137,7 @@ static void feed(turns *t, in_flight *f)
     int err;
     size_t n = read_full(f->fd, t->buf, t->turn, &err);
 
-    if (f->counted != NULL)
-        atomic_fetch_add_explicit(f->counted, n, memory_order_relaxed);
+    file_progress_add(f->progress, n);
     for (size_t k = 0; n > 0 && k < t->nalgs; k++)
         if (!hasher_update(&f->hs[k], t->buf, n)) {
             f->r.err = evp_failed(&f->r);

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
+#include "files.h"
 #include "hasher.h"
 
 #define TURNS_MAX 4
@@ -33,11 +34,12 @@ void file_result_free(file_result *r);
 
 /* Where the files come from and their results go (the pool). */
 typedef struct turns_source {
-    /* The next file: its path, its index (for publish) and a counter of the
-     * bytes read (may be NULL).  When wait is 0 and none is ready, returns
-     * 0 at once; returns 0 too when there are no more or output stopped. */
+    /* The next file: its path, its index (for publish) and where its
+     * progress goes (may be NULL).  When wait is 0 and none is ready,
+     * returns 0 at once; returns 0 too when there are no more or output
+     * stopped. */
     int (*take)(void *ctx, int wait, size_t *index, const char **path,
-                _Atomic uint64_t **counted);
+                file_progress **progress);
     /* File index's result (r's memory becomes the pool's). */
     void (*publish)(void *ctx, size_t index, file_result *r);
     /* Output failed: drop everything in flight. */
@@ -52,7 +54,7 @@ typedef struct in_flight {
     struct stat before;
     hasher *hs;              /* this file's contexts: one per algorithm */
     file_result r;
-    _Atomic uint64_t *counted;
+    file_progress *progress;
     int ended;
 } in_flight;
 
