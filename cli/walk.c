@@ -154,7 +154,8 @@ static int enter(name_source *s, char *path, int follow, named *n)
     }
     err = read_entries(d, &e);
     closedir(d);
-    qsort_r(e.at, e.n, sizeof *e.at, by_name, e.names);
+    if (e.n > 1)
+        qsort_r(e.at, e.n, sizeof *e.at, by_name, e.names);
     s->stack[s->depth++] = (level){path, st.st_dev, st.st_ino, e.names, e.at, e.n, 0};
     if (err == 0)
         return 0;
