@@ -13,6 +13,7 @@
 #include "files.h"
 #include "hasher.h"
 #include "output.h"
+#include "progress.h"
 #include "turns.h"
 #include "walk.h"
 
@@ -51,6 +52,7 @@ typedef struct pool {
     size_t produced, next, printed;
     int producing, ended;       /* in the generator; it has no more */
     int stop;                   /* standard output failed */
+    progress *pg;               /* --progress, or NULL */
     pthread_mutex_t mu;
     pthread_cond_t done, room;  /* for the printing thread; for workers */
 } pool;
@@ -86,6 +88,7 @@ static void produce(pool *p)
         entry *e = at(p, p->produced++);
         memset(e, 0, sizeof *e);
         e->n = n;
+        file_progress_start(&e->progress, NULL);
     } else {
         p->ended = 1;
     }
@@ -187,11 +190,13 @@ static file_result hash_here(worker *self, const char *path, file_progress *prog
  * held); 0 when there are no more. */
 static entry *wait_for(pool *p, size_t i)
 {
-    for (;;) {
+    for (int shown = 0;;) {
         if (i < p->produced) {
             entry *e = at(p, i);
             if (e->n.kind != NAME_FILE || e->done)
                 return e;
+            if (!shown++)
+                progress_show(p->pg, e->n.path, &e->progress);
         } else if (p->ended) {
             return NULL;
         } else if (can_produce(p)) {
@@ -223,22 +228,25 @@ static int print_one(const options *o, const char *name, file_result *r,
 
 /* Entry e, the printing thread's: hashed here if a stream (or what a
  * worker found was not a regular file), then printed or reported. */
-static int print_entry(const options *o, entry *e, worker *self, int *ok)
+static int print_entry(const options *o, pool *p, entry *e, worker *self, int *ok)
 {
     file_result r = e->r;
-    int err;
+    int err = 0;
 
     memset(&e->r, 0, sizeof e->r);
+    if (e->n.kind == NAME_STREAM || r.err == KSUM_ENOTREG) {
+        file_result_free(&r);
+        progress_show(p->pg, e->n.path, &e->progress);
+        r = hash_here(self, e->n.path, &e->progress);
+    }
+    progress_hold(p->pg);
     if (e->n.kind == NAME_ERROR || e->n.kind == NAME_WARNING) {
         named_report(&e->n);
         *ok &= e->n.kind == NAME_WARNING;
-        return 0;
+    } else {
+        err = print_one(o, e->n.path, &r, &self->set, ok);
     }
-    if (e->n.kind == NAME_STREAM || r.err == KSUM_ENOTREG) {
-        file_result_free(&r);
-        r = hash_here(self, e->n.path, &e->progress);
-    }
-    err = print_one(o, e->n.path, &r, &self->set, ok);
+    progress_resume(p->pg);
     file_result_free(&r);
     return err;
 }
@@ -252,9 +260,10 @@ static int print_in_order(const options *o, pool *p, worker *self)
     while (err != KSUM_EWRITE && (e = wait_for(p, p->printed)) != NULL) {
         /* The entry stays put until printed is moved past it. */
         pthread_mutex_unlock(&p->mu);
-        err = print_entry(o, e, self, &ok);
-        named_free(&e->n);
+        err = print_entry(o, p, e, self, &ok);
         pthread_mutex_lock(&p->mu);
+        progress_show(p->pg, NULL, NULL);   /* before e can be reused */
+        named_free(&e->n);
         p->printed++;
         p->stop = err == KSUM_EWRITE;
         pthread_cond_broadcast(&p->room);
@@ -384,7 +393,7 @@ static void pool_free(pool *p)
 }
 
 int hash_files_concurrently(const options *o, OSSL_LIB_CTX *lib,
-                            name_source *names, unsigned workers)
+                            name_source *names, unsigned workers, progress *pg)
 {
     worker w[MAX_WORKERS + 1];  /* w[0]: the printing thread's own */
     pool p;
@@ -398,6 +407,7 @@ int hash_files_concurrently(const options *o, OSSL_LIB_CTX *lib,
         (workers > 1 || batched) &&
         pool_init(&p, names, window_size(workers, batched ? TURNS_MAX : 1,
                                          w[0].set.sum_bytes))) {
+        p.pg = pg;
         ok = run_pool(o, &p, w, workers);
         pool_free(&p);
     }

@@ -7,6 +7,7 @@
 #include <openssl/types.h>
 
 #include "options.h"
+#include "progress.h"
 #include "walk.h"
 
 /* The CPUs this process may run on (its affinity mask), at least 1: the
@@ -21,6 +22,6 @@ unsigned ksum_cpu_count(void);
  * nothing (one worker, no batching): the caller then hashes them one by
  * one. */
 int hash_files_concurrently(const options *o, OSSL_LIB_CTX *lib,
-                            name_source *names, unsigned workers);
+                            name_source *names, unsigned workers, progress *pg);
 
 #endif

@@ -20,6 +20,7 @@
 #include "ksumprov.h"
 #include "options.h"
 #include "output.h"
+#include "progress.h"
 #include "tuple.h"
 #include "walk.h"
 
@@ -73,34 +74,42 @@ static int print_lines(const options *o, hasher_set *s, char **name)
 
 /* One name: hashed and printed, or its error or warning reported; 0, or
  * KSUM_EWRITE to stop.  *ok becomes 0 on an error. */
-static int hash_one(const options *o, hasher_set *s, input *in, named *n, int *ok)
+static int hash_one(const options *o, hasher_set *s, input *in, named *n,
+                    progress *pg, int *ok)
 {
-    int err;
+    int err = 0;
 
+    if (n->kind == NAME_FILE || n->kind == NAME_STREAM) {
+        progress_show(pg, n->path, in->progress);
+        err = hash_path_all(s->hs, s->n, n->path, in, s->sums);
+    }
+    progress_hold(pg);
     if (n->kind == NAME_ERROR || n->kind == NAME_WARNING) {
         named_report(n);
         *ok &= n->kind == NAME_WARNING;
-        return 0;
+    } else {
+        if (err == 0)
+            err = print_lines(o, s, &n->path);
+        if (err != 0 && err != KSUM_EWRITE) {
+            report_error(n->path, err, NULL);
+            *ok = 0;
+            err = 0;
+        }
     }
-    err = hash_path_all(s->hs, s->n, n->path, in, s->sums);
-    if (err == 0)
-        err = print_lines(o, s, &n->path);
-    if (err != 0 && err != KSUM_EWRITE) {
-        report_error(n->path, err, NULL);
-        *ok = 0;
-        err = 0;
-    }
+    progress_resume(pg);
+    progress_show(pg, NULL, NULL);
     return err;
 }
 
 /* One file after another, every algorithm from one read; tree modes use
  * the threads inside the provider, helped by reading ahead. */
 static int hash_files_in_turn(const options *o, OSSL_LIB_CTX *lib,
-                              name_source *names, unsigned threads)
+                              name_source *names, unsigned threads, progress *pg)
 {
     hasher_set s;
     input in;
     named n;
+    file_progress read_so_far;
     int ok = 1;
 
     if (!hasher_set_open(&s, lib, o)) {
@@ -113,10 +122,11 @@ static int hash_files_in_turn(const options *o, OSSL_LIB_CTX *lib,
         hasher_set_close(&s);
         return 0;
     }
+    in.progress = &read_so_far;
     /* A file that cannot be read does not stop the others; a failed write
      * stops everything. */
     while (names_next(names, &n)) {
-        int err = hash_one(o, &s, &in, &n, &ok);
+        int err = hash_one(o, &s, &in, &n, pg, &ok);
         named_free(&n);
         if (err == KSUM_EWRITE) {
             ok = 0;
@@ -180,18 +190,21 @@ static int hash_files(const options *o, OSSL_LIB_CTX *lib)
     int several = (o->files[0] != NULL && o->files[1] != NULL) || o->recursive ||
                   o->files_from != NULL;
     name_source *names;
+    progress *pg;
     int ok = -1;
 
     if (o->facts.takes & TAKES_ELEMENTS)
         return hash_files_as_tuple(o, lib);
     if ((names = names_open(o)) == NULL)
         return 0;
+    pg = progress_start(o->progress);
     /* Files at once for the sequential algorithms (on several threads, or
      * batched on one), unless an output is long enough to be streamed. */
     if (several && !(o->takes_any & TAKES_THREADS) && outputs_held(o))
-        ok = hash_files_concurrently(o, lib, names, threads);
+        ok = hash_files_concurrently(o, lib, names, threads, pg);
     if (ok < 0)
-        ok = hash_files_in_turn(o, lib, names, threads);
+        ok = hash_files_in_turn(o, lib, names, threads, pg);
+    progress_stop(pg);
     names_close(names);
     return ok;
 }

@@ -1,0 +1,120 @@
+# SPDX-License-Identifier: Apache-2.0
+"""--progress (issue 12, item 6), in a real terminal: ksum runs in a tmux
+pane on a large file; the screen, read with capture-pane, shows the
+progress line (file, bytes done of total, rate, time left) while it runs,
+and only the checksum lines at the end.  Without a terminal on standard
+error, --progress writes nothing.  Skipped when tmux is not installed."""
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import time
+
+import pytest
+
+from conftest import KSUM, run
+
+TMUX = shutil.which("tmux")
+needs_tmux = pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
+SANITIZED = os.environ.get("KSUM_SANITIZED") == "1"
+MiB = 1 << 20
+# Sizes that take a few seconds to hash: the sanitized builds are slower.
+BIG, HALF = (128 * MiB, 64 * MiB) if SANITIZED else (1024 * MiB, 512 * MiB)
+
+
+def shown(size):
+    """As the progress line writes a size."""
+    return f"{size / 1024 ** 3:.2f} GiB" if size >= 1 << 30 else f"{size / MiB:.2f} MiB"
+
+
+@pytest.fixture
+def pane(tmp_path):
+    """Runs one command line in a detached tmux pane of its own server;
+    yields (start, screen): start(cmd), screen() -> the pane's text."""
+    socket = f"ksum-test-{os.getpid()}-{time.monotonic_ns()}"
+    env = dict(os.environ, TERM="xterm")
+
+    def tmux(*args, **kw):
+        return subprocess.run([TMUX, "-L", socket] + list(args), env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              check=True, timeout=30, **kw)
+
+    def start(cmd):
+        tmux("new-session", "-d", "-x", "150", "-y", "30", "-c", str(tmp_path),
+             f"{cmd}; echo EXIT=$?; sleep 600")
+
+    def screen():
+        return tmux("capture-pane", "-p").stdout.decode("utf-8", "replace")
+
+    yield start, screen
+    subprocess.run([TMUX, "-L", socket, "kill-server"], env=env,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def sparse(path, size):
+    with open(path, "wb") as f:
+        f.write(b"start")
+        f.truncate(size)
+
+
+def wait_for(screen, pattern, timeout):
+    end = time.time() + timeout
+    while time.time() < end:
+        text = screen()
+        if re.search(pattern, text, re.M):
+            return text
+        time.sleep(0.05)
+    raise AssertionError(f"{pattern!r} never appeared; screen:\n{screen()}")
+
+
+@needs_tmux
+def test_progress_line_appears_and_is_gone_at_the_end(tmp_path, pane):
+    start, screen = pane
+    sparse(tmp_path / "big", BIG)
+    (tmp_path / "small").write_bytes(b"abc")
+    args = ["--sha3-512", "big", "small"]
+    start(" ".join([shlex.quote(KSUM), "--progress"] + args))
+    seen = wait_for(screen, r"^big: [0-9.]+ [KMG]?i?B of " + re.escape(shown(BIG)) + r" \(\d+%\), "
+                    r"[0-9.]+ [KMG]?i?B/s, \d+:\d\d left\s*$", 120)
+    assert "EXIT=" not in seen
+    final = wait_for(screen, r"^EXIT=\d+", 600)
+    want = run(args, cwd=tmp_path)[1].decode().splitlines()
+    lines = [l.rstrip() for l in final.splitlines() if l.strip()]
+    assert lines == want + ["EXIT=0"]
+
+
+@needs_tmux
+def test_progress_with_stdout_redirected(tmp_path, pane):
+    """Standard output to a file: it holds only the checksum lines; the
+    terminal (standard error) is left clean."""
+    start, screen = pane
+    (tmp_path / "T").mkdir()
+    sparse(tmp_path / "T" / "big", HALF)
+    start(f"{shlex.quote(KSUM)} --progress --sha3-512 -r T > out")
+    wait_for(screen, r"T/big: .* of " + re.escape(shown(HALF)), 120)
+    final = wait_for(screen, r"^EXIT=\d+", 600)
+    assert [l for l in final.splitlines() if l.strip()] == ["EXIT=0"]
+    assert (tmp_path / "out").read_bytes() == run(["--sha3-512", "-r", "T"], cwd=tmp_path)[1]
+
+
+@needs_tmux
+def test_messages_erase_the_progress_line(tmp_path, pane):
+    """An error printed while the line is shown starts on a clean line; a
+    stream shows its bytes and rate."""
+    start, screen = pane
+    sparse(tmp_path / "big", HALF)
+    start(f"cat big | {shlex.quote(KSUM)} --progress --sha3-512 --threads 1 big missing -")
+    wait_for(screen, r"^-: [0-9.]+ [KMG]?i?B, [0-9.]+ [KMG]?i?B/s\s*$", 120)
+    final = wait_for(screen, r"^EXIT=\d+", 600)
+    lines = [l.rstrip() for l in final.splitlines() if l.strip()]
+    want = run(["--sha3-512", "big"], cwd=tmp_path)[1].decode().splitlines()[0]
+    assert lines == [want, "ksum: missing: No such file or directory",
+                     want.replace("  big", "  -"), "EXIT=1"]
+
+
+def test_no_terminal_no_progress(tmp_path):
+    sparse(tmp_path / "big", 64 << 20)
+    code, out, err = run(["--progress", "big", "-"], cwd=tmp_path, input=b"x")
+    assert code == 0 and err == ""
+    assert out == run(["big", "-"], cwd=tmp_path, input=b"x")[1]
