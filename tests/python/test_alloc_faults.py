@@ -32,6 +32,9 @@ SCENARIOS = {
     "check": ["-c", "sums"],
     "concurrent": ["--sha3-256", "--threads", "2", "a", "b", "c", "d"],
     "stream": ["--shake256", "-n", str(MiB + 1000), "a"],
+    # the walk, names from a list, several algorithms, batched at one thread
+    "walk": ["-r", "--threads", "2", "--sha3-256", "--shake128", "tree"],
+    "list": ["--files-from=list", "-r", "--threads", "1", "--kmac128"],
 }
 
 @pytest.fixture(scope="module")
@@ -40,6 +43,11 @@ def files(tmp_path_factory):
     (d / "big").write_bytes(os.urandom(3 * MiB + 5))
     for i, name in enumerate("abcd"):
         (d / name).write_bytes(os.urandom(1000 * (i + 1)))
+    for sub in ("tree/x", "tree/y/z"):
+        (d / sub).mkdir(parents=True)
+        for name in "abcde":
+            (d / sub / name).write_bytes(os.urandom(70000 + ord(name)))
+    (d / "list").write_text("a\ntree/y\nb\n")
     sums = "".join(f"{hashlib.sha3_256((d / n).read_bytes()).hexdigest()}  {n}\n"
                    for n in "ab")
     (d / "sums").write_text(sums)
