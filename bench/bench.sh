@@ -105,3 +105,7 @@ for cmd in "$ksum --sha3-256 /dev/null" "openssl dgst -sha3-256 /dev/null"; do
   end=$(date +%s%N)
   echo "| ${cmd/#$ksum/ksum} | $(awk "BEGIN{printf \"%.2f\", ($end - $start) / 200 / 1e6}") |"
 done
+
+# The many-files tables (issues 12 and 13): a tree of 100,000 files, 16
+# files of 64 MiB batched and not, 10,000 files of 4 KiB, one 1 GiB file.
+"$(dirname "$0")/bench_files.sh" "$runs" "$build"
