@@ -250,7 +250,7 @@ static void print_help(void)
            "      --status              don't output anything; the exit status tells\n"
            "      --strict              exit non-zero for improperly formatted lines\n"
            "  -w, --warn                warn about improperly formatted lines (with\n"
-           "                            -r or --files-from: about what is skipped)\n"
+           "                            -r: about what the walk skips)\n"
            "With an algorithm switch or -a, only lines of that algorithm are checked\n"
            "(a tag of another one makes a line improperly formatted); with several,\n"
            "only tagged lines of those (an untagged line does not say which); without\n"
@@ -303,8 +303,8 @@ static int walk_usage(const char *what)
     return 0;
 }
 
-/* After parsing, before the check-mode rules: -w also says what a walk or a
- * list skips, so it is taken here when there is no --check. */
+/* After parsing, before the check-mode rules: -w also says what a walk
+ * skips, so it is taken here when there is -r and no --check. */
 static int check_walk_options(options *o, int operands)
 {
     if (o->check && (o->recursive || o->files_from || o->progress))
@@ -315,7 +315,7 @@ static int check_walk_options(options *o, int operands)
         return walk_usage("--dereference is only meaningful with --recursive");
     if (o->files_from != NULL && operands)
         return walk_usage("file operands cannot be combined with --files-from");
-    if (!o->check && o->warn && (o->recursive || o->files_from)) {
+    if (!o->check && o->warn && o->recursive) {
         o->walk_warn = 1;
         o->warn = 0;
     }

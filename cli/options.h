@@ -46,7 +46,7 @@ typedef struct options {
     /* Directories and name lists (issue 12, item 5), progress (item 6). */
     int recursive;           /* -r: the regular files under directories */
     int dereference;         /* -L: the walk follows symbolic links */
-    int walk_warn;           /* -w with -r or --files-from: say what is skipped */
+    int walk_warn;           /* -w with -r: say what the walk skips */
     const char *files_from;  /* --files-from: names from this file ("-": stdin) */
     int progress;            /* --progress */
 } options;

@@ -256,6 +256,7 @@ def test_files_from_unreadable_list(tree, args, message):
     (["-c", "--files-from=list"], "ksum: --files-from is not meaningful with --check"),
     (["-c", "--progress", "S"], "ksum: --progress is not meaningful with --check"),
     (["-w", "T/z"], "only meaningful with --check"),
+    (["-w", "--files-from=list"], "only meaningful with --check"),
     (["--tuplehash128", "-r", "T"],
      "ksum: --recursive cannot be used with TUPLEHASH128, which hashes the FILEs as one tuple"),
     (["--tuplehash256", "--files-from=list"],
