@@ -52,6 +52,10 @@ typedef struct pool {
     size_t produced, next, printed;
     int producing, ended;       /* in the generator; it has no more */
     int stop;                   /* standard output failed */
+    /* Workers with no file yet, or none left in flight: until they have
+     * one, the others take no second file (two big files on two threads
+     * are hashed one per thread, not batched on one). */
+    unsigned hungry;
     progress *pg;               /* --progress, or NULL */
     pthread_mutex_t mu;
     pthread_cond_t done, room;  /* for the printing thread; for workers */
@@ -112,7 +116,7 @@ static int take_file(void *ctx, int wait, size_t *index, const char **path,
     int have = 0;
 
     pthread_mutex_lock(&p->mu);
-    while (!p->stop) {
+    while (!p->stop && (wait || p->hungry == 0)) {
         while (p->next < p->produced && at(p, p->next)->n.kind != NAME_FILE)
             p->next++;
         if (p->next < p->produced) {
@@ -130,6 +134,7 @@ static int take_file(void *ctx, int wait, size_t *index, const char **path,
     if (have) {
         *path = at(p, *index)->n.path;
         *progress = &at(p, *index)->progress;
+        p->hungry -= wait;
     }
     pthread_mutex_unlock(&p->mu);
     return have;
@@ -157,10 +162,20 @@ static int stopped(void *ctx)
     return stop;
 }
 
+/* A worker has nothing in flight: it will wait for a file. */
+static void starving(void *ctx)
+{
+    pool *p = ctx;
+
+    pthread_mutex_lock(&p->mu);
+    p->hungry++;
+    pthread_mutex_unlock(&p->mu);
+}
+
 static void *work(void *arg)
 {
     worker *w = arg;
-    turns_source src = {take_file, publish, stopped, w->p};
+    turns_source src = {take_file, publish, stopped, starving, w->p};
 
     turns_run(&w->t, &src);
     return NULL;
@@ -338,11 +353,15 @@ static int run_pool(const options *o, pool *p, worker *w, unsigned n)
     unsigned started = 0;
     int ok;
 
+    p->hungry = n;
     for (; started < n; started++)
         if (pthread_create(&ids[started], NULL, work, &w[started + 1]) != 0)
             break;
     if (started == 0)
         return -1;
+    pthread_mutex_lock(&p->mu);
+    p->hungry -= n - started;
+    pthread_mutex_unlock(&p->mu);
     ok = print_in_order(o, p, &w[0]);
     for (unsigned i = 0; i < started; i++)
         pthread_join(ids[i], NULL);

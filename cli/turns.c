@@ -26,6 +26,7 @@ int turns_open(turns *t, OSSL_LIB_CTX *lib, const options *o,
     t->nalgs = n;
     t->nslots = nslots;
     t->turn = turn;
+    t->hungry = 1;   /* the pool counts every worker hungry at first */
     t->hs = calloc(nslots * n, sizeof *t->hs);
     t->buf = malloc(turn);
     if (t->hs == NULL || t->buf == NULL) {
@@ -116,14 +117,22 @@ static int start(turns *t, in_flight *f, const char *path,
     return 0;
 }
 
-/* Fills the free places; waits for a file only when none is in flight. */
+/* Fills the free places; waits for a file only when none is in flight
+ * (then this worker is hungry: the pool counts it until it has a file). */
 static size_t fill(turns *t, const turns_source *src, size_t active)
 {
     for (size_t j = 0; j < t->nslots; j++) {
         in_flight *f = &t->f[j];
         const char *path;
-        while (!f->active &&
-               src->take(src->ctx, active == 0, &f->index, &path, &f->progress)) {
+        while (!f->active) {
+            int wait = active == 0;
+            if (wait && !t->hungry) {
+                src->starving(src->ctx);
+                t->hungry = 1;
+            }
+            if (!src->take(src->ctx, wait, &f->index, &path, &f->progress))
+                break;
+            t->hungry &= !wait;
             f->active = start(t, f, path, src);
             active += f->active;
         }
@@ -173,6 +182,7 @@ void turns_run(turns *t, const turns_source *src)
                 finish(t, &t->f[j], src);
                 active--;
             }
+
         if (src->stopped(src->ctx)) {
             drop_all(t);
             return;

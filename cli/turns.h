@@ -35,15 +35,19 @@ void file_result_free(file_result *r);
 /* Where the files come from and their results go (the pool). */
 typedef struct turns_source {
     /* The next file: its path, its index (for publish) and where its
-     * progress goes (may be NULL).  When wait is 0 and none is ready,
-     * returns 0 at once; returns 0 too when there are no more or output
-     * stopped. */
+     * progress goes (may be NULL).  With wait (nothing in flight) it
+     * waits for one; without, it returns 0 at once when none is ready or
+     * another worker is waiting for one.  0 too when there are no more or
+     * output stopped. */
     int (*take)(void *ctx, int wait, size_t *index, const char **path,
                 file_progress **progress);
     /* File index's result (r's memory becomes the pool's). */
     void (*publish)(void *ctx, size_t index, file_result *r);
     /* Output failed: drop everything in flight. */
     int (*stopped)(void *ctx);
+    /* Nothing in flight any more: the next take waits (the pool counts
+     * the worker hungry until a take with wait succeeds). */
+    void (*starving)(void *ctx);
     void *ctx;
 } turns_source;
 
@@ -65,6 +69,7 @@ typedef struct turns {
     size_t turn;             /* bytes read per file per round */
     size_t sum_bytes;        /* every algorithm's output */
     uint8_t *buf;
+    int hungry;              /* counted as such by the pool */
 } turns;
 
 /* Opens nslots sets of contexts for the n algorithms, in batch group

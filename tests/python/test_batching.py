@@ -227,3 +227,15 @@ def test_every_init_names_the_workers_group(init_shim, tree, alg):
         assert set(batch_ids(init_shim, d, alg + ["--threads", "2"], names, **env)) == {0}
     # K12 hashes one file on several threads: never batched
     assert set(batch_ids(init_shim, d, ["--k12"], names)) == {0}
+
+
+def test_two_files_on_two_threads_are_not_batched_on_one(init_shim, tree):
+    """A worker takes a second file only when no other worker waits for
+    one: two big files on two threads are hashed one per thread."""
+    if not avx2_runs():
+        pytest.skip("this CPU has no AVX2: ksum does not batch")
+    d, names = tree
+    two = sorted(names, key=lambda n: (d / n).stat().st_size)[-2:]
+    for _ in range(5):
+        ids = batch_ids(init_shim, d, ["--threads", "2"] + two, [])
+        assert sorted(i for i in ids if i) == [1, 2]
