@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "hasher.h"
 #include "ksumprov.h"
 #include "output.h"
 
@@ -184,9 +185,10 @@ static int parse_domain(options *o, const char *s)
     if (n == 0)
         return bad_value("domain byte", s, "not a number (decimal, or hexadecimal "
                          "after 0x, e.g. 0x1F)");
-    if (v < 0x01 || v > 0x7F)
-        return bad_value("domain byte", s, "must be 0x01..0x7F");
-    o->domain = (unsigned)v;
+    if (v > 0xFF)
+        return bad_value("domain byte", s, "not a byte");
+    o->domain = (unsigned)v;    /* its range is the provider's to judge */
+    o->domain_text = s;
     return 1;
 }
 
@@ -359,12 +361,45 @@ static int check_applicable(const options *o)
     return 1;
 }
 
+/* The provider judges values ksum passes on: each refused one is named
+ * with the provider's reason. */
+static int values_accepted(const options *o, OSSL_LIB_CTX *lib)
+{
+    const struct {
+        unsigned bit;
+        const char *what, *text;
+    } values[] = {
+        {TAKES_DOMAIN, "domain byte", o->domain_text},
+        {TAKES_BLOCK, "block size", o->block_text},
+        {0, NULL, NULL},    /* then all of them together */
+    };
+    char why[512];
+
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+        if (values[i].bit != 0 && !(o->given & o->facts.takes & values[i].bit))
+            continue;
+        if (hasher_try(lib, o->alg, o, values[i].bit ? values[i].bit : o->given,
+                       why, sizeof why))
+            continue;
+        if (values[i].bit != 0)
+            return bad_value(values[i].what, values[i].text, why);
+        fprintf(message_stream(), "ksum: %s refuses the options given: %s\n",
+                o->alg->name, why);
+        usage_hint();
+        return 0;
+    }
+    return 1;
+}
+
 int options_resolve(options *o, OSSL_LIB_CTX *lib)
 {
     if (o->alg_name != NULL &&
         !set_algorithm(o, algorithm_lookup(lib, o->alg_name), o->alg_name))
         return 0;
-    return algorithm_describe(lib, o->alg, &o->facts) && check_applicable(o);
+    if (!algorithm_describe(lib, o->alg, &o->facts) || !check_applicable(o))
+        return 0;
+    /* In check mode without a switch, the lines choose the algorithm. */
+    return (o->check && !o->alg_given) || values_accepted(o, lib);
 }
 
 static int parse_one(options *o, int c, const char *arg)
@@ -383,6 +418,7 @@ static int parse_one(options *o, int c, const char *arg)
     case 'f': o->given |= TAKES_FUNCTION; o->function = arg; return 1;
     case 'B':
         o->given |= TAKES_BLOCK;
+        o->block_text = arg;
         return parse_count("block size", arg, 1, SIZE_MAX / 8, &o->block_size);
     case OPT_DOMAIN: o->given |= TAKES_DOMAIN; return parse_domain(o, arg);
     case OPT_THREADS:

@@ -22,6 +22,7 @@ typedef struct options {
     const char *custom, *function;
     size_t block_size;       /* -B; 0 when absent */
     unsigned domain;         /* --domain; 0 when absent */
+    const char *block_text, *domain_text;  /* as given, for messages */
     unsigned threads;        /* --threads; 0: all CPUs */
     int binary, tag, zero;
     int check, quiet, status, strict, warn, ignore_missing;
