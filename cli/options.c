@@ -410,22 +410,28 @@ static int parse_one(options *o, int c, const char *arg)
     }
 }
 
+/* The check options without --check: the first given, in coreutils'
+ * order, is named. */
+static const char *check_option_given(const options *o)
+{
+    return o->ignore_missing ? "--ignore-missing" : o->status ? "--status"
+         : o->warn ? "--warn" : o->quiet ? "--quiet" : o->strict ? "--strict"
+         : NULL;
+}
+
 static int check_mode_options(const options *o)
 {
-    const char *wrong = NULL;
+    const char *option = o->check ? NULL : check_option_given(o);
 
-    if (!o->check && (o->quiet || o->status || o->strict || o->warn ||
-                      o->ignore_missing))
-        wrong = "--quiet, --status, --strict, --warn and --ignore-missing are "
-                "only meaningful with --check";
+    if (option != NULL)
+        fprintf(message_stream(), "ksum: the %s option is meaningful only when "
+                "verifying checksums\n", option);
     else if (o->check && o->tag)
-        wrong = "--tag is not meaningful with --check";
-    if (wrong != NULL) {
-        fprintf(message_stream(), "ksum: %s\n", wrong);
-        usage_hint();
-        return 0;
-    }
-    return 1;
+        fprintf(message_stream(), "ksum: --tag is not meaningful with --check\n");
+    else
+        return 1;
+    usage_hint();
+    return 0;
 }
 
 int options_parse(options *o, int argc, char **argv)

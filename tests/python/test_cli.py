@@ -240,7 +240,7 @@ def test_missing_file_and_directory_do_not_stop_others(files):
     (["--k12", "--domain", "1"], "option --domain does not apply to KANGAROOTWELVE"),
     (["-a", "md5"], "unknown algorithm 'md5'"),
     (["--no-such-option"], "unrecognized option"),
-    (["--quiet"], "only meaningful with --check"),
+    (["--quiet"], "the --quiet option is meaningful only when verifying checksums"),
     (["--threads", "0"], "invalid thread count '0'"),
 ])
 def test_bad_options(args, message, files):
