@@ -17,8 +17,6 @@
 #include "ksumprov.h"
 #include "output.h"
 
-/* -n: 2^48 bytes; outputs over 1 MiB are streamed, not held in memory */
-#define MAX_OUTPUT_SIZE ((size_t)1 << 48)
 #define MAX_KEY_FILE ((off_t)1 << 20)
 
 enum {
@@ -375,7 +373,7 @@ static int parse_one(options *o, int c, const char *arg)
     case 'a': o->alg_name = arg; o->alg_given = 1; return 1;
     case 'n':
         o->given |= TAKES_SIZE;
-        return parse_count("output size", arg, 1, MAX_OUTPUT_SIZE, &o->size);
+        return parse_count("output size", arg, 1, KSUM_MAX_OUTPUT_SIZE, &o->size);
     case 'x': o->given |= TAKES_XOF; o->xof = 1; return 1;
     case 'k': o->given |= TAKES_KEY; return parse_key(o, arg);
     case OPT_KEY_FILE: o->given |= TAKES_KEY; return read_key_file(o, arg);

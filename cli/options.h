@@ -8,6 +8,9 @@
 
 #include "algorithms.h"
 
+/* -n: 2^48 bytes; outputs over 1 MiB are streamed, not held in memory */
+#define KSUM_MAX_OUTPUT_SIZE ((size_t)1 << 48)
+
 typedef struct options {
     const algorithm *alg;
     const char *alg_name;    /* -a's argument, until options_resolve */

@@ -174,7 +174,16 @@ void print_names(FILE *f, char *const *names, size_t n, int escape)
     }
 }
 
-int print_sum_line(const options *o, const algorithm *alg, char *const *names,
+/* The provider's name, and as cksum does, "-BITS" for a length other
+ * than the default. */
+static void print_tag(const hasher *h, size_t len)
+{
+    fputs(h->alg->name, stdout);
+    if (h->facts.fixed_size == 0 && len != h->facts.default_size)
+        printf("-%llu", 8 * (unsigned long long)len);
+}
+
+int print_sum_line(const options *o, const hasher *h, char *const *names,
                    size_t n, const sum_source *sum)
 {
     int escape = !o->zero && names_need_escape(names, n), err;
@@ -182,7 +191,8 @@ int print_sum_line(const options *o, const algorithm *alg, char *const *names,
     if (escape)
         putchar('\\');
     if (o->tag) {
-        printf("%s (", alg->name);
+        print_tag(h, sum->len);
+        fputs(" (", stdout);
         print_names(stdout, names, n, escape);
         fputs(") = ", stdout);
         err = print_sum(sum);

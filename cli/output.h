@@ -48,12 +48,13 @@ typedef struct sum_source {
     hasher *h;
 } sum_source;
 
-/* "HEX  NAME", "HEX *NAME" or "ALGO (NAME) = HEX", ended by \n or NUL.
- * NAME is the n names joined by tabs (TupleHash's tuple of files; a tab
- * in a name is escaped, so the tabs between them are the only ones).
- * Returns 0, KSUM_EHASH when squeezing failed, or KSUM_EWRITE when
+/* "HEX  NAME", "HEX *NAME" or "ALGO (NAME) = HEX", ended by \n or NUL,
+ * for a sum of h's algorithm; ALGO is "NAME-BITS" for a length other than
+ * the default.  NAME is the n names joined by tabs (TupleHash's tuple of
+ * files; a tab in a name is escaped, so the tabs between them are the only
+ * ones).  Returns 0, KSUM_EHASH when squeezing failed, or KSUM_EWRITE when
  * standard output failed (reported; stop writing). */
-int print_sum_line(const options *o, const algorithm *alg, char *const *names,
+int print_sum_line(const options *o, const hasher *h, char *const *names,
                    size_t n, const sum_source *sum);
 
 #endif
