@@ -29,6 +29,13 @@ typedef struct options {
     int binary, tag, zero;
     int check, quiet, status, strict, warn, ignore_missing;
     char **files;            /* NULL-terminated; "-" when none were given */
+    /* Output forms as cksum and b3sum have them (issue 12). */
+    int base64;              /* digests in base64, not hex */
+    int raw;                 /* the digest's bytes alone */
+    int no_names;            /* the digest alone on its line */
+    int untagged;            /* --untagged was given (the default form) */
+    size_t length_bits;      /* -l; 0 when absent (then in size, bytes) */
+    const char *size_option; /* "--output-size" or "--length", for messages */
 } options;
 
 /* Parses argv; on a usage error prints the message and returns 0 (then

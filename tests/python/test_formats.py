@@ -88,6 +88,9 @@ def test_untagged_lines_take_the_length_of_their_digest(files):
     code, out, err = run(["--shake128", "-n", "7", "-c", "-w", "sums"], cwd=files)
     assert code == 0 and out == b"abc: OK\n"
     assert err.count("improperly formatted checksum line") == 4
+    # as -l does, in bits
+    code, out, err = run(["--shake128", "-l", "56", "-c", "sums"], cwd=files)
+    assert code == 0 and out == b"abc: OK\n"
 
 
 def test_openssl_lines_of_other_lengths(files):
@@ -375,3 +378,235 @@ def test_openssl_dgst_of_every_shared_digest_checks(data):
     assert {"SHA3-256", "SHA3-512"} <= set(shared) and "SHAKE-128" in str(shared)
     assert "SHAKE-128(data)= " in lines or "SHAKE128(data)= " in lines
     check_all(data, lines)
+
+
+# ---- 3. output forms ----
+
+def test_base64_as_cksum_writes_it(files):
+    digest = bytes.fromhex(SHA3_ABC)
+    b = base64.b64encode(digest).decode()
+    assert run(["--base64", "abc"], cwd=files)[1].decode() == f"{b}  abc\n"
+    assert run(["--base64", "-b", "abc"], cwd=files)[1].decode() == f"{b} *abc\n"
+    assert run(["--base64", "--tag", "abc"], cwd=files)[1].decode() == f"SHA3-256 (abc) = {b}\n"
+    assert run(["--base64", "-z", "abc"], cwd=files)[1].decode() == f"{b}  abc\0"
+    assert run(["--base64", "--no-names", "abc"], cwd=files)[1].decode() == f"{b}\n"
+    # every length: padding, and pieces of a streamed output joined up
+    for n in (1, 2, 3, 4, 5, 16, 100, 16383, 16384, (1 << 20) + 1, (1 << 20) + 5):
+        out = run(["--shake256", "-n", str(n), "--base64", "abc"], cwd=files)[1]
+        want = base64.b64encode(hashlib.shake_256(b"abc").digest(n)).decode()
+        assert out.decode() == f"{want}  abc\n", n
+
+
+def test_raw_is_the_digest_bytes_only(files):
+    assert run(["--raw", "abc"], cwd=files)[:2] == (0, bytes.fromhex(SHA3_ABC))
+    assert run(["--raw"], input=b"abc")[:2] == (0, bytes.fromhex(SHA3_ABC))
+    for n in (1, 1000, (1 << 20) + 3):      # the last one streamed
+        code, out, _ = run(["--shake128", "-n", str(n), "--raw", "abc"], cwd=files)
+        assert code == 0 and out == hashlib.shake_128(b"abc").digest(n)
+    # TupleHash: one sum of all the files
+    code, out, _ = run(["--tuplehash128", "--raw", "abc", "empty"], cwd=files)
+    want = run(["--tuplehash128", "abc", "empty"], cwd=files)[1].split()[0].decode()
+    assert code == 0 and out == bytes.fromhex(want)
+
+
+def test_untagged_is_the_coreutils_format(files):
+    for args in (["--untagged"], ["-a", "sha3-256", "--untagged"], ["--tag", "--untagged"]):
+        assert run(args + ["abc"], cwd=files)[1].decode() == f"{SHA3_ABC}  abc\n"
+    # the last of --tag and --untagged counts, as in cksum
+    assert run(["--untagged", "--tag", "abc"], cwd=files)[1].decode() == \
+        f"SHA3-256 (abc) = {SHA3_ABC}\n"
+    assert run(["-a", "SHAKE-128", "-n", "4", "--untagged", "abc"], cwd=files)[1].decode() == \
+        f"{shake128(b'abc', 4)}  abc\n"
+
+
+def test_no_names(files):
+    (files / "back\\slash").write_bytes(b"abc")
+    code, out, _ = run(["--no-names", "abc", "empty", "back\\slash"], cwd=files)
+    assert code == 0
+    assert out.decode() == f"{SHA3_ABC}\n{hashlib.sha3_256(b'').hexdigest()}\n{SHA3_ABC}\n"
+    assert run(["--no-names", "-z", "abc"], cwd=files)[1] == SHA3_ABC.encode() + b"\0"
+    code, out, err = run(["--no-names", "abc", "missing", "empty"], cwd=files)
+    assert code == 1 and out.decode().count("\n") == 2
+    assert err == "ksum: missing: No such file or directory\n"
+
+
+def test_length_in_bits(files):
+    for bits in ("8", "64", "800"):
+        assert run(["--shake128", "-l", bits, "abc"], cwd=files)[1] == \
+            run(["--shake128", "-n", str(int(bits) // 8), "abc"], cwd=files)[1]
+    out = run(["--k12", "--length=256", "--tag", "abc"], cwd=files)[1].decode()
+    assert out.startswith("KANGAROOTWELVE-256 (abc) = ")
+    # both, agreeing
+    assert run(["--shake128", "-l", "64", "-n", "8", "abc"], cwd=files)[1].decode() == \
+        f"{shake128(b'abc', 8)}  abc\n"
+
+
+def test_rawshake_switches_and_their_abbreviations(files):
+    want128 = run(["--rawshake128", "abc"], cwd=files)[1]
+    want256 = run(["--rawshake256", "abc"], cwd=files)[1]
+    assert len(want128.split()[0]) == 32 and want128 != want256
+    for abbreviation in ("--rawshake1", "--rawshake12", "--rawshake128"):
+        assert run([abbreviation, "abc"], cwd=files)[:2] == (0, want128)
+    assert run(["--rawshake2", "abc"], cwd=files)[:2] == (0, want256)
+    # --raw is exact, never an abbreviation of them
+    assert run(["--rawshake128", "--raw", "abc"], cwd=files)[1] == \
+        bytes.fromhex(want128.split()[0].decode())
+    assert run(["--raw", "--rawshake256", "abc"], cwd=files)[1] == \
+        bytes.fromhex(want256.split()[0].decode())
+
+
+@pytest.mark.parametrize("option", ["--rawsh", "--rawshake", "--ra", "--r"])
+def test_ambiguous_abbreviation_is_an_error(files, option):
+    code, out, err = run([option, "abc"], cwd=files)
+    assert code == 1 and out == b""
+    lines = err.splitlines()
+    assert f"option '{option}' is ambiguous" in lines[0]
+    assert lines[1:] == ["Try 'ksum --help' for more information."]
+
+
+@pytest.mark.parametrize("args,message", [
+    (["-l", "7"], "invalid length '7': not a multiple of 8 (it is in bits)"),
+    (["-l", "0"], "invalid length '0': must be at least 8"),
+    (["--length=12"], "invalid length '12': not a multiple of 8 (it is in bits)"),
+    (["-l", "-8"], "invalid length '-8': not a positive decimal number"),
+    (["-l", "x"], "invalid length 'x': not a positive decimal number"),
+    (["-l", ""], "invalid length '': not a positive decimal number"),
+    (["-l", "2251799813685256"], "invalid length '2251799813685256': too large"),
+    (["--shake128", "-l", "64", "-n", "16"],
+     "--length=64 (bits) and --output-size=16 (bytes) disagree"),
+    (["--shake128", "-n", "16", "-l", "64"],
+     "--length=64 (bits) and --output-size=16 (bytes) disagree"),
+    (["-l", "256"], "option --length does not apply to SHA3-256"),
+    (["--sha3-512", "-n", "64"], "option --output-size does not apply to SHA3-512"),
+    (["--raw", "--tag"], "--raw and --tag are mutually exclusive"),
+    (["--raw", "--base64"], "--raw and --base64 are mutually exclusive"),
+    (["--raw", "--untagged"], "--raw and --untagged are mutually exclusive"),
+    (["--raw", "--no-names"], "--raw and --no-names are mutually exclusive"),
+    (["--raw", "-z"], "--raw and --zero are mutually exclusive"),
+    (["--raw", "-b"], "--raw and --binary are mutually exclusive"),
+    (["--no-names", "--tag"], "--no-names and --tag are mutually exclusive"),
+    (["--no-names", "--binary"], "--no-names and --binary are mutually exclusive"),
+    (["-c", "--tag"], "the --tag option is meaningless when verifying checksums"),
+    (["-c", "--untagged"], "the --untagged option is meaningless when verifying checksums"),
+    (["-c", "--base64"], "the --base64 option is meaningless when verifying checksums"),
+    (["-c", "--raw"], "the --raw option is meaningless when verifying checksums"),
+    (["-c", "--no-names"], "the --no-names option is meaningless when verifying checksums"),
+])
+def test_bad_forms_and_lengths(files, args, message):
+    one_error(*run(args + ["abc"], cwd=files), f"ksum: {message}")
+
+
+@pytest.mark.parametrize("args", [["abc", "empty"], ["abc", "-"], ["-", "-"],
+                                  ["--k12", "abc", "abc", "abc"]])
+def test_raw_with_several_files_is_an_error(files, args):
+    one_error(*run(["--raw"] + args, cwd=files),
+              "ksum: the --raw option is not supported with multiple files")
+
+
+# ---- round trips: ksum OPTIONS FILES | ksum -c ----
+
+FIXED = ["sha3-224", "sha3-256", "sha3-384", "sha3-512", "keccak-224", "keccak-256",
+         "keccak-384", "keccak-512"]
+VARIABLE = ["shake128", "shake256", "rawshake128", "rawshake256", "cshake128", "cshake256",
+            "kmac128", "kmac256", "parallelhash128", "parallelhash256", "tuplehash128",
+            "tuplehash256", "k12", "kt128", "kt256", "m14", "turboshake128", "turboshake256"]
+NAMES = ["plain", "with space", "back\\slash", "new\nline", "tab\there", "ünï", "cr\rx",
+         "star*", "(paren) = x"]
+
+
+def parameters(rng, switch):
+    """Random parameters that apply to the algorithm."""
+    args = []
+    if switch.startswith(("kmac", "cshake", "parallelhash", "tuplehash", "k12", "kt", "m14")) \
+            and rng.random() < 0.4:
+        args += ["-C", rng.choice(["c", "my app", "x" * 40])]
+    if switch.startswith("cshake") and rng.random() < 0.4:
+        args += ["-f", "N"]
+    if switch.startswith("kmac"):
+        args += ["-k", rng.randbytes(rng.choice([0, 1, 32])).hex() or "00"]
+    if switch.startswith(("kmac", "parallelhash", "tuplehash")) and rng.random() < 0.4:
+        args += ["-x"]
+    if switch.startswith("parallelhash") and rng.random() < 0.5:
+        args += ["-B", str(rng.choice([1, 7, 64]))]
+    if switch.startswith("turboshake") and rng.random() < 0.4:
+        args += ["--domain", str(rng.choice([1, 0x0B, 0x7F]))]
+    return args
+
+
+def length(rng):
+    n = rng.choice([1, 2, 3, 4, 5, 6, 7, 16, 21, 31, 32, 33, 48, 64, 99, 1000])
+    if rng.random() < 0.03:
+        n = (1 << 20) + rng.choice([1, 2, 3])        # streamed
+    return ["-n", str(n)] if rng.random() < 0.5 else ["-l", str(8 * n)], n
+
+
+def read_as_hex(text, n):
+    """ksum reads a digest that is valid hex as hex."""
+    return len(text) == 2 * n or (len(text) % 2 == 0 and
+                                  all(c in "0123456789abcdefABCDEF" for c in text))
+
+
+@pytest.mark.parametrize("block", range(4))
+def test_round_trips(tmp_path, block):
+    import random
+    for seed in range(block * 25, block * 25 + 25):
+        rng = random.Random(seed)
+        switch = rng.choice(FIXED + VARIABLE * 2)
+        algorithm = [f"--{switch}"] if rng.random() < 0.7 else ["-a", switch.upper()]
+        params = parameters(rng, switch)
+        size, n = [], None
+        if switch in VARIABLE and rng.random() < 0.7:
+            size, n = length(rng)
+        form = rng.choice([[], ["--tag"], ["-b"], ["--untagged"], ["--base64"],
+                           ["--base64", "--tag"], ["--base64", "-b"]])
+        names = rng.sample(NAMES, rng.randint(1, 3 if n is None or n < 1 << 20 else 1))
+        for name in names:
+            (tmp_path / name).write_bytes(rng.randbytes(rng.randrange(0, 3000)))
+        args = algorithm + params + size + form
+        context = f"seed {seed}: ksum {args} {names}"
+        code, sums, err = run(args + names, cwd=tmp_path)
+        assert code == 0 and err == "", context
+        (tmp_path / "SUMS").write_bytes(sums)
+        lines = sums.count(b"\n")
+        assert lines == (1 if switch.startswith("tuplehash") else len(names)), context
+        # checked with the options that made it
+        code, out, err = run(algorithm + params + size + ["-c", "--strict", "SUMS"],
+                             cwd=tmp_path)
+        assert (code, err) == (0, ""), context
+        assert out.count(b": OK\n") == lines, context
+        # the length travels: no -n or -l, unless an untagged base64 digest
+        # reads as hex
+        digest = sums.split(b"\n")[0].split(b" = ")[-1].split(b" ")[0].lstrip(b"\\").decode()
+        if n is None or "--tag" in form or "--base64" not in form or \
+                not read_as_hex(digest, n):
+            code, out, err = run(algorithm + params + ["-c", "--strict", "SUMS"],
+                                 cwd=tmp_path)
+            assert (code, err) == (0, ""), context + " (length from the lines)"
+            assert out.count(b": OK\n") == lines, context
+        # tagged lines choose their algorithm (a key still needs its switch)
+        if "--tag" in form and not switch.startswith("kmac"):
+            code, out, err = run(params + ["-c", "--strict", "SUMS"], cwd=tmp_path)
+            assert (code, err) == (0, ""), context + " (algorithm from the tags)"
+        # one byte changed: FAILED
+        (tmp_path / names[0]).write_bytes((tmp_path / names[0]).read_bytes() + b"!")
+        code, out, err = run(algorithm + params + size + ["-c", "SUMS"], cwd=tmp_path)
+        assert code == 1 and b": FAILED\n" in out, context
+        for name in names:
+            (tmp_path / name).unlink()
+
+
+def test_ambiguous_base64_needs_the_length(files):
+    """An untagged base64 digest of 3 bytes that is all hex digits."""
+    data = next(bytes([i]) for i in range(256)
+                if all(c in "0123456789abcdefABCDEF"
+                       for c in base64.b64encode(hashlib.shake_128(bytes([i])).digest(3)).decode()))
+    (files / "d").write_bytes(data)
+    out = run(["--shake128", "-n", "3", "--base64", "d"], cwd=files)[1]
+    (files / "sums").write_bytes(out)
+    assert run(["--shake128", "-n", "3", "-c", "sums"], cwd=files)[:2] == (0, b"d: OK\n")
+    # without the length it reads as 2 bytes of hex
+    assert run(["--shake128", "-c", "sums"], cwd=files)[:2] == (1, b"d: FAILED\n")
+    # tagged, its length travels with it
+    (files / "sums").write_bytes(run(["--shake128", "-n", "3", "--base64", "--tag", "d"],
+                                     cwd=files)[1])
+    assert run(["-c", "sums"], cwd=files)[:2] == (0, b"d: OK\n")
