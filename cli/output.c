@@ -196,8 +196,10 @@ int print_sum_line(const options *o, const hasher *h, char *const *names,
     int named = !o->raw && !o->no_names;
     int escape = named && !o->zero && names_need_escape(names, n), err;
 
-    if (o->raw)
-        return output_ok() ? print_sum(o, sum) : KSUM_EWRITE;
+    if (o->raw) {
+        err = print_sum(o, sum);
+        return output_ok() ? err : KSUM_EWRITE;
+    }
     if (escape)
         putchar('\\');
     if (o->tag) {

@@ -610,3 +610,15 @@ def test_ambiguous_base64_needs_the_length(files):
     (files / "sums").write_bytes(run(["--shake128", "-n", "3", "--base64", "--tag", "d"],
                                      cwd=files)[1])
     assert run(["-c", "sums"], cwd=files)[:2] == (0, b"d: OK\n")
+
+
+@pytest.mark.parametrize("form", [["--raw"], ["--base64"], ["--base64", "--tag"],
+                                  ["--no-names"]])
+def test_write_error_stops_every_form(files, form):
+    # 2^48 bytes would take days: a few seconds prove that it stopped
+    with open("/dev/full", "wb") as full:
+        from conftest import KSUM
+        p = subprocess.run([KSUM, "--shake256", "-n", "281474976710656"] + form + ["abc"],
+                           cwd=files, stdout=full, stderr=subprocess.PIPE, timeout=20)
+    assert p.returncode == 1
+    assert p.stderr == b"ksum: write error: No space left on device\n"
