@@ -271,7 +271,8 @@ def test_help_lists_every_switch_and_option_and_version():
     for opt in ["--check", "--output-size", "--xof", "--key", "--key-file", "--customization",
                 "--function", "--block-size", "--domain", "--tag", "--zero", "--binary",
                 "--text", "--quiet", "--status", "--strict", "--warn", "--ignore-missing",
-                "--algorithm", "--threads", "--version"]:
+                "--algorithm", "--threads", "--version", "--base64", "--raw", "--untagged",
+                "--no-names", "--length"]:
         assert opt in text
     code, out, _ = run(["--version"])
     assert code == 0 and out.startswith(b"ksum (ksumprov) ")

@@ -11,7 +11,7 @@ import subprocess
 
 import pytest
 
-from conftest import BUILD, run
+from conftest import BUILD, KSUM, run
 
 SANITIZED = os.environ.get("KSUM_SANITIZED") == "1"
 
@@ -622,3 +622,19 @@ def test_write_error_stops_every_form(files, form):
                            cwd=files, stdout=full, stderr=subprocess.PIPE, timeout=20)
     assert p.returncode == 1
     assert p.stderr == b"ksum: write error: No space left on device\n"
+
+
+def test_readme_block_of_forms(tmp_path):
+    """The README's second ksum usage block, run as shown."""
+    import readme
+    (tmp_path / "abc.txt").write_bytes(b"abc")
+    env = dict(os.environ, PATH=os.path.dirname(os.path.abspath(KSUM)) + ":" +
+               os.environ.get("PATH", ""))
+    text = readme.blocks("ksum usage", "console")[1]
+    commands = re.split(r"^\$ ", text, flags=re.M)[1:]
+    assert len(commands) >= 7
+    for command in commands:
+        line, _, want = command.partition("\n")
+        p = subprocess.run(["bash", "-o", "pipefail", "-c", line], cwd=tmp_path, env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
+        assert p.stdout.decode() == want, line
