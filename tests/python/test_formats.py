@@ -638,3 +638,23 @@ def test_readme_block_of_forms(tmp_path):
         p = subprocess.run(["bash", "-o", "pipefail", "-c", line], cwd=tmp_path, env=env,
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
         assert p.stdout.decode() == want, line
+
+
+@needs_openssl
+def test_openssl_dgst_names(tmp_path):
+    """openssl dgst writes names as they are in its tagged lines; -r escapes
+    a newline as coreutils does, but not a backslash beside it."""
+    names = ["sp ace", "back\\slash", "par(en)= x", "cr\rx", "new\nline", "b\\oth\nnl"]
+    for name in names:
+        (tmp_path / name).write_bytes(b"x")
+    tagged = openssl(["dgst", "-sha3-256"] + names[:4], cwd=tmp_path)
+    (tmp_path / "S").write_text(tagged)
+    # (ksum escapes the names it prints)
+    assert run(["-c", "--strict", "S"], cwd=tmp_path)[:2] == \
+        (0, b"sp ace: OK\n\\back\\\\slash: OK\npar(en)= x: OK\n\\cr\\rx: OK\n")
+    (tmp_path / "S").write_text(openssl(["dgst", "-r", "-sha3-256"] + names, cwd=tmp_path))
+    code, out, err = run(["-c", "-w", "S"], cwd=tmp_path)
+    assert out.decode().splitlines() == ["sp ace: OK", "\\back\\\\slash: OK",
+                                         "par(en)= x: OK", "\\cr\\rx: OK",
+                                         "\\new\\nline: OK"]
+    assert "ksum: S: 6: improperly formatted checksum line" in err
