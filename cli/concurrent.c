@@ -141,13 +141,13 @@ static result result_of(pool *p, size_t i, worker *self)
 }
 
 /* Prints one file's line or error; returns 0, or KSUM_EWRITE to stop. */
-static int print_one(const options *o, const char *name, result *r, size_t size,
-                     int *ok)
+static int print_one(const options *o, const hasher *h, const char *name,
+                     result *r, int *ok)
 {
-    sum_source src = {r->sum, size, NULL};
+    sum_source src = {r->sum, h->size, NULL};
 
     if (r->err == 0)
-        return print_sum_line(o, o->alg, (char *const *)&name, 1, &src);
+        return print_sum_line(o, h, (char *const *)&name, 1, &src);
     report_error(name, r->err, r->why);
     *ok = 0;
     return 0;
@@ -159,7 +159,7 @@ static int print_in_order(const options *o, pool *p, worker *self)
 
     for (size_t i = 0; i < p->nfiles && err != KSUM_EWRITE; i++) {
         result r = result_of(p, i, self);
-        err = print_one(o, p->files[i], &r, self->h.size, &ok);
+        err = print_one(o, &self->h, p->files[i], &r, &ok);
         free_result(&r);
         pthread_mutex_lock(&p->mu);
         p->printed++;

@@ -82,7 +82,7 @@ static int hash_files_in_turn(const options *o, OSSL_LIB_CTX *lib,
         sum_source src = {sum, h.size, hasher_streams(&h) ? &h : NULL};
         int err = hash_path(&h, *f, &in, src.h ? NULL : sum);
         if (err == 0)
-            err = print_sum_line(o, o->alg, f, 1, &src);
+            err = print_sum_line(o, &h, f, 1, &src);
         if (err == KSUM_EWRITE) {
             ok = 0;
             break;
@@ -123,7 +123,7 @@ static int hash_files_as_tuple(const options *o, OSSL_LIB_CTX *lib)
         sum_source src = {sum, h.size, hasher_streams(&h) ? &h : NULL};
         err = hash_tuple(&h, o->files, n, &in, src.h ? NULL : sum, &failed);
         if (err == 0)
-            err = print_sum_line(o, o->alg, o->files, n, &src);
+            err = print_sum_line(o, &h, o->files, n, &src);
     } else {
         failed = "ksum";
     }

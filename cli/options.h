@@ -8,6 +8,9 @@
 
 #include "algorithms.h"
 
+/* -n: 2^48 bytes; outputs over 1 MiB are streamed, not held in memory */
+#define KSUM_MAX_OUTPUT_SIZE ((size_t)1 << 48)
+
 typedef struct options {
     const algorithm *alg;
     const char *alg_name;    /* -a's argument, until options_resolve */
@@ -27,6 +30,13 @@ typedef struct options {
     int binary, tag, zero;
     int check, quiet, status, strict, warn, ignore_missing;
     char **files;            /* NULL-terminated; "-" when none were given */
+    /* Output forms as cksum and b3sum have them (issue 12). */
+    int base64;              /* digests in base64, not hex */
+    int raw;                 /* the digest's bytes alone */
+    int no_names;            /* the digest alone on its line */
+    int untagged;            /* --untagged was given (the default form) */
+    size_t length_bits;      /* -l; 0 when absent (then in size, bytes) */
+    const char *size_option; /* "--output-size" or "--length", for messages */
 } options;
 
 /* Parses argv; on a usage error prints the message and returns 0 (then
