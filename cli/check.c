@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "encoding.h"
 #include "files.h"
 #include "hasher.h"
 #include "output.h"
@@ -49,48 +50,56 @@ static int unescape(char *s, size_t *len, int escaped)
     return 1;
 }
 
-static size_t hex_run(const char *s, size_t len)
+/* A character of a digest: hex, base64 (with its padding) and, in tagged
+ * lines, the colons of `openssl dgst -c`. */
+static int digest_char(char c, int tagged)
 {
-    size_t n = 0;
-    while (n < len && isxdigit((unsigned char)s[n]))
-        n++;
-    return n;
+    return isalnum((unsigned char)c) || c == '+' || c == '/' || c == '=' ||
+           (tagged && c == ':');
 }
 
-/* "ALGO (NAME) = HEX" or OpenSSL's "ALGO(NAME)= HEX". */
+/* A character of an algorithm tag: OpenSSL's names have '/' too
+ * (SHA2-512/224). */
+static int tag_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '-' || c == '_' || c == '/';
+}
+
+/* "ALGO (NAME) = DIGEST" or OpenSSL's "ALGO(NAME)= DIGEST". */
 static int parse_tagged(char *line, size_t len, check_line *out)
 {
-    size_t alg_end = 0, hex_start = len, close;
+    size_t alg_end = 0, digest_start = len, close;
 
-    while (alg_end < len && alg_end < CHECK_TAG_MAX &&
-           (isalnum((unsigned char)line[alg_end]) || line[alg_end] == '-' ||
-            line[alg_end] == '_'))
+    while (alg_end < len && alg_end < CHECK_TAG_MAX && tag_char(line[alg_end]))
         alg_end++;
     size_t open = alg_end < len && line[alg_end] == ' ' ? alg_end + 1 : alg_end;
     if (alg_end == 0 || open >= len || line[open] != '(')
         return 0;
-    while (hex_start > 0 && isxdigit((unsigned char)line[hex_start - 1]))
-        hex_start--;
-    if (hex_start == len || hex_start < open + 4 || line[hex_start - 1] != ' ' ||
-        line[hex_start - 2] != '=')
+    while (digest_start > 0 && digest_char(line[digest_start - 1], 1))
+        digest_start--;
+    if (digest_start == len || digest_start < open + 4 ||
+        line[digest_start - 1] != ' ' || line[digest_start - 2] != '=')
         return 0;
-    close = line[hex_start - 3] == ' ' ? hex_start - 4 : hex_start - 3;
+    close = line[digest_start - 3] == ' ' ? digest_start - 4 : digest_start - 3;
     if (close <= open || line[close] != ')')
         return 0;
     out->tag = line;
-    out->hex = line + hex_start;
-    out->hex_len = len - hex_start;
+    out->digest = line + digest_start;
+    out->digest_len = len - digest_start;
     line[close] = '\0';
     line[alg_end] = '\0';  /* a space or the '(' */
     out->name = line + open + 1;
     return 1;
 }
 
-/* "HEX  NAME", "HEX *NAME", or "HEX NAME" (BSD's reversed form). */
+/* "DIGEST  NAME", "DIGEST *NAME", or "DIGEST NAME" (BSD's reversed form). */
 static int parse_untagged(char *line, size_t len, check_line *out)
 {
-    size_t n = hex_run(line, len), at = n + 1;
+    size_t n = 0, at;
 
+    while (n < len && digest_char(line[n], 0))
+        n++;
+    at = n + 1;
     if (n == 0 || at >= len || line[n] != ' ')
         return 0;
     if (line[at] == ' ' || line[at] == '*')
@@ -98,8 +107,8 @@ static int parse_untagged(char *line, size_t len, check_line *out)
     if (at >= len)
         return 0;
     out->tag = NULL;
-    out->hex = line;
-    out->hex_len = n;
+    out->digest = line;
+    out->digest_len = n;
     out->name = line + at;
     return 1;
 }
@@ -135,6 +144,12 @@ typedef struct checker {
     input in;
     int stdin_is_list;      /* a check file is standard input: '-' is refused */
     int stopped;            /* standard output failed: stop at once */
+    struct {                /* the last tag resolved, for lists of one kind */
+        char text[CHECK_TAG_MAX + 1];
+        int fate;
+        const algorithm *alg;
+        size_t bytes;
+    } last;
 } checker;
 
 static hasher *hasher_for(checker *c, const algorithm *alg)
@@ -153,7 +168,7 @@ static hasher *hasher_for(checker *c, const algorithm *alg)
 typedef struct entry {
     char **names;
     size_t n;
-    const char *hex;
+    const uint8_t *want;    /* the digest of the line, h->size bytes */
 } entry;
 
 static void print_result(checker *c, const entry *e, const char *what)
@@ -167,30 +182,14 @@ static void print_result(checker *c, const entry *e, const char *what)
     c->stopped = !output_ok();
 }
 
-static int nibble(char c)
-{
-    return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10; /* checked as hex already */
-}
-
 /* Constant time: the check file may hold a MAC. */
-static int hex_equal(const char *hex, const uint8_t *sum, size_t len)
+static int bytes_equal(const uint8_t *want, const uint8_t *sum, size_t len)
 {
-    uint8_t want[4096];
-    int differ = 0;
-
-    for (size_t done = 0; done < len;) {
-        size_t take = len - done < sizeof want ? len - done : sizeof want;
-        for (size_t i = 0; i < take; i++)
-            want[i] = (uint8_t)(nibble(hex[2 * (done + i)]) << 4 |
-                                nibble(hex[2 * (done + i) + 1]));
-        differ |= CRYPTO_memcmp(want, sum + done, take);
-        done += take;
-    }
-    return differ == 0;
+    return CRYPTO_memcmp(want, sum, len) == 0;
 }
 
 /* Long outputs: squeezed and compared piece by piece. */
-static int hex_equal_streamed(const char *hex, hasher *h, int *equal)
+static int bytes_equal_streamed(const uint8_t *want, hasher *h, int *equal)
 {
     uint8_t chunk[16384];
 
@@ -199,7 +198,7 @@ static int hex_equal_streamed(const char *hex, hasher *h, int *equal)
         size_t take = h->size - done < sizeof chunk ? h->size - done : sizeof chunk;
         if (!hasher_squeeze(h, chunk, take))
             return 0;
-        *equal &= hex_equal(hex + 2 * done, chunk, take);
+        *equal &= bytes_equal(want + done, chunk, take);
         done += take;
     }
     return 1;
@@ -231,10 +230,10 @@ static int compare_file(checker *c, const entry *e, hasher *h, int *equal,
         err = hash_tuple(h, e->names, e->n, &c->in, stream ? NULL : sum, failed);
     else
         err = hash_path(h, e->names[0], &c->in, stream ? NULL : sum);
-    if (err == 0 && stream && !hex_equal_streamed(e->hex, h, equal))
+    if (err == 0 && stream && !bytes_equal_streamed(e->want, h, equal))
         err = KSUM_EHASH;
     else if (err == 0 && !stream)
-        *equal = hex_equal(e->hex, sum, h->size);
+        *equal = bytes_equal(e->want, sum, h->size);
     OPENSSL_free(sum);
     return err;
 }
@@ -270,7 +269,7 @@ static int entry_of(check_line *l, int tuple, entry *e)
 {
     size_t n = 1;
 
-    e->hex = l->hex;
+    e->want = (const uint8_t *)l->digest;
     for (size_t i = 0; i < l->name_len; i++)
         if (l->name[i] == '\0') {
             if (!tuple)
@@ -285,22 +284,119 @@ static int entry_of(check_line *l, int tuple, entry *e)
     return 1;
 }
 
-/* The algorithm a line is checked with: without an algorithm switch, its
- * tag's (any name the provider knows), or the default; with switches, the
- * one its tag names, and none (an improperly formatted line) for a tag of
- * another algorithm: a check file cannot choose another algorithm, or no
- * key, instead of those asked for.  An untagged line takes the one switch,
- * and is improperly formatted with several: it does not say which. */
-static const algorithm *line_algorithm(const checker *c, const check_line *l)
-{
-    const algorithm *tagged;
+/* What a line's algorithm makes of it. */
+enum { LINE_CHECKED, LINE_IMPROPER, LINE_UNSUPPORTED };
 
+/* "-BITS" after a name, as --tag writes a length other than the default:
+ * decimal without leading zeros, a whole number of bytes, at most
+ * KSUM_MAX_OUTPUT_SIZE; the bytes, or 0. */
+static size_t tag_bytes(const char *bits)
+{
+    unsigned long long v = 0;
+
+    if (*bits < '1' || *bits > '9')
+        return 0;
+    for (; *bits != '\0'; bits++) {
+        if (!isdigit((unsigned char)*bits) || v > 8 * (unsigned long long)KSUM_MAX_OUTPUT_SIZE)
+            return 0;
+        v = v * 10 + (unsigned long long)(*bits - '0');
+    }
+    return v % 8 == 0 && v / 8 <= KSUM_MAX_OUTPUT_SIZE ? (size_t)(v / 8) : 0;
+}
+
+/* A tag: any name the provider knows the algorithm by, in any case, maybe
+ * followed by "-BITS" (*bytes; 0 without).  LINE_UNSUPPORTED when ksum has
+ * no such algorithm, LINE_IMPROPER for a bad length after a known one. */
+static int resolve_tag(checker *c, const char *tag, const algorithm **alg,
+                       size_t *bytes)
+{
+    char base[CHECK_TAG_MAX + 1];
+    const char *dash = strrchr(tag, '-');
+    int fate = LINE_CHECKED;
+
+    if (strcmp(tag, c->last.text) == 0 && c->last.text[0] != '\0') {
+        *alg = c->last.alg;
+        *bytes = c->last.bytes;
+        return c->last.fate;
+    }
+    *bytes = 0;
+    if ((*alg = algorithm_lookup(c->lib, tag)) == NULL && dash != NULL && dash != tag) {
+        memcpy(base, tag, (size_t)(dash - tag));
+        base[dash - tag] = '\0';
+        if ((*alg = algorithm_lookup(c->lib, base)) != NULL &&
+            (*bytes = tag_bytes(dash + 1)) == 0)
+            fate = LINE_IMPROPER;
+    }
+    if (*alg == NULL)
+        fate = LINE_UNSUPPORTED;
+    strcpy(c->last.text, tag);  /* tags are at most CHECK_TAG_MAX long */
+    c->last.fate = fate;
+    c->last.alg = *alg;
+    c->last.bytes = *bytes;
+    return fate;
+}
+
+/* The algorithm a line is checked with: without an algorithm switch, its
+ * tag's, or the default; with switches, the one its tag names, and none
+ * (an improperly formatted line) for a tag of another algorithm: a check
+ * file cannot choose another algorithm, or no key, instead of those asked
+ * for.  An untagged line takes the one switch, and is improperly formatted
+ * with several: it does not say which. */
+static int line_algorithm(checker *c, const check_line *l, const algorithm **alg,
+                          size_t *bytes)
+{
+    const algorithm *chosen;
+    int fate;
+
+    *alg = c->o->alg;
+    *bytes = 0;
     if (l->tag == NULL)
-        return c->o->nalgs == 1 ? c->o->alg : NULL;
-    tagged = algorithm_lookup(c->lib, l->tag);
-    if (!c->o->alg_given || tagged == NULL)
-        return tagged;
-    return options_chosen(c->o, tagged);
+        return c->o->nalgs > 1 ? LINE_IMPROPER : LINE_CHECKED;
+    fate = resolve_tag(c, l->tag, alg, bytes);
+    if (fate == LINE_CHECKED && c->o->alg_given) {
+        chosen = options_chosen(c->o, *alg);
+        if (chosen == NULL)
+            fate = LINE_IMPROPER;
+        else
+            *alg = chosen;
+    }
+    return fate;
+}
+
+/* The line's digest as bytes, decoded in place, of the length it must have
+ * (want), or of its own when want is 0; that length, or 0 when the digest
+ * is not hex, base64 or OpenSSL's colon-separated hex of such a length.  A
+ * digest that reads as hex is hex. */
+static size_t line_digest(check_line *l, size_t want)
+{
+    uint8_t *bytes = (uint8_t *)l->digest;
+    size_t n = l->digest_len, len = 0;
+
+    if (memchr(l->digest, ':', n) != NULL) {
+        if (!colon_hex_join(l->digest, &n) || !hex_decode(l->digest, n, bytes, &len))
+            return 0;
+    } else if (n % 2 == 0 && is_hex(l->digest, n) && (want == 0 || n == 2 * want)) {
+        hex_decode(l->digest, n, bytes, &len);
+    } else if (!base64_decode(l->digest, n, bytes, &len)) {
+        return 0;
+    }
+    return want == 0 || len == want ? len : 0;
+}
+
+/* The output length a line is checked at: the algorithm's fixed size,
+ * -n (or -l), the tag's -BITS, or else the length of the line's digest; 0
+ * (improperly formatted) when two of them disagree or the digest has
+ * another length. */
+static size_t line_size(const options *o, const hasher *h, size_t tagged,
+                        check_line *l)
+{
+    size_t want = h->facts.fixed_size;
+
+    if (want == 0 && (o->given & TAKES_SIZE))
+        want = o->size;
+    if (tagged != 0 && want != 0 && tagged != want)
+        return 0;
+    return line_digest(l, tagged != 0 ? tagged : want);
 }
 
 /* "ksum: FILE: LINE: what" */
@@ -314,12 +410,43 @@ static void line_message(const char *file, unsigned long lineno, const char *wha
     fprintf(f, ": %lu: %s%s%s\n", lineno, what, why ? ": " : "", why ? why : "");
 }
 
+/* Verifies a line of a known algorithm; LINE_IMPROPER when its digest
+ * does not fit. */
+static int check_entry(checker *c, const char *file, unsigned long lineno,
+                       check_line *l, const algorithm *alg, size_t tagged,
+                       counts *n)
+{
+    hasher *h = hasher_for(c, alg);
+    size_t size = h != NULL ? line_size(c->o, h, tagged, l) : 0;
+    entry e;
+
+    if (h != NULL && size == 0)
+        return LINE_IMPROPER;
+    if (!entry_of(l, h != NULL && (h->facts.takes & TAKES_ELEMENTS), &e)) {
+        n->lines_unread++;
+        if (!c->o->status)
+            line_message(file, lineno, "line could not be read", strerror(ENOMEM));
+        return LINE_CHECKED;
+    }
+    if (h == NULL) {
+        n->unreadable++;    /* not verified: never an improper line */
+        if (!c->o->status)
+            print_result(c, &e, "FAILED open or read");
+    } else {
+        h->size = size;     /* the parameters point at it */
+        verify(c, &e, h, n);
+    }
+    free(e.names);
+    return LINE_CHECKED;
+}
+
 static void check_line_text(checker *c, const char *file, unsigned long lineno,
                             char *line, size_t len, counts *n)
 {
     check_line l;
     const algorithm *alg;
-    hasher *h;
+    size_t tagged;
+    int fate = LINE_IMPROPER;
 
     if (len > 0 && line[len - 1] == '\n')
         line[--len] = '\0';
@@ -327,29 +454,22 @@ static void check_line_text(checker *c, const char *file, unsigned long lineno,
         line[--len] = '\0';
     if (len == 0 || line[0] == '#')
         return;
-    if (check_parse_line(line, len, &l) && (alg = line_algorithm(c, &l)) != NULL) {
-        entry e;
-        h = hasher_for(c, alg);
-        if (!entry_of(&l, h != NULL && (h->facts.takes & TAKES_ELEMENTS), &e)) {
-            n->lines_unread++;
-            if (!c->o->status)
-                line_message(file, lineno, "line could not be read", strerror(ENOMEM));
-            return;
-        }
-        if (h == NULL) {
-            n->unreadable++;    /* not verified: never an improper line */
-            if (!c->o->status)
-                print_result(c, &e, "FAILED open or read");
-        } else if (l.hex_len == 2 * h->size) {
-            verify(c, &e, h, n);
-        }
-        free(e.names);
-        if (h == NULL || l.hex_len == 2 * h->size)
-            return;
-    }
+    if (check_parse_line(line, len, &l))
+        fate = line_algorithm(c, &l, &alg, &tagged);
+    if (fate == LINE_CHECKED)
+        fate = check_entry(c, file, lineno, &l, alg, tagged, n);
+    if (fate == LINE_CHECKED)
+        return;
     n->misformatted++;
-    if (c->o->warn && !c->o->status)
+    if (!c->o->warn || c->o->status)
+        return;
+    if (fate == LINE_UNSUPPORTED) {
+        char what[CHECK_TAG_MAX + 32];
+        snprintf(what, sizeof what, "unsupported algorithm %s", l.tag);
+        line_message(file, lineno, what, NULL);
+    } else {
         line_message(file, lineno, "improperly formatted checksum line", NULL);
+    }
 }
 
 static void warn_count(const char *file, unsigned long n, const char *one,

@@ -12,19 +12,21 @@
 #define CHECK_TAG_MAX 63
 
 typedef struct check_line {
-    const char *tag;      /* the algorithm a tagged line names; NULL otherwise */
-    const char *hex;
-    size_t hex_len;
+    const char *tag;      /* a tagged line's algorithm as written, maybe with
+                             a length ("SHAKE128-64"); NULL when untagged */
+    char *digest;         /* the digest as written: hex, base64, or in a
+                             tagged line OpenSSL's colon-separated hex */
+    size_t digest_len;
     char *name;           /* unescaped in place, NUL-terminated; a literal tab
                              (TupleHash's separator) is a NUL in it too */
     size_t name_len;      /* up to the last NUL */
 } check_line;
 
 /* Parses one line (without its line end) of any accepted format:
- * "HEX  NAME", "HEX *NAME", "ALGO (NAME) = HEX", "ALGO(NAME)= HEX", each
- * optionally escaped (leading backslash).  Changes line in place.  Returns
- * 1 when the line is well formed; the caller checks the tag and the hex
- * length. */
+ * "DIGEST  NAME", "DIGEST *NAME", "DIGEST NAME", "ALGO (NAME) = DIGEST",
+ * "ALGO(NAME)= DIGEST", each optionally escaped (leading backslash).
+ * Changes line in place.  Returns 1 when the line has that shape; what the
+ * tag names and what the digest holds are the caller's to check. */
 int check_parse_line(char *line, size_t len, check_line *out);
 
 /* Verifies every check file in o->files; returns 1 when all passed. */

@@ -236,7 +236,7 @@ static int print_one(const options *o, const char *name, file_result *r,
     }
     for (size_t k = 0, at = 0; k < s->n && err == 0; at += s->hs[k++].size) {
         sum_source src = {r->sums + at, s->hs[k].size, NULL};
-        err = print_sum_line(o, o->algs[k], (char *const *)&name, 1, &src);
+        err = print_sum_line(o, &s->hs[k], (char *const *)&name, 1, &src);
     }
     return err;
 }

@@ -93,6 +93,25 @@ int hasher_open(hasher *h, OSSL_LIB_CTX *lib, const algorithm *alg,
     return 1;
 }
 
+int hasher_try(OSSL_LIB_CTX *lib, const algorithm *alg, const options *o,
+               unsigned given, char *why, size_t size)
+{
+    options only = *o;
+    hasher h;
+    int ok;
+
+    only.given &= given;
+    if (!hasher_open(&h, lib, alg, &only)) {
+        snprintf(why, size, "cannot fetch it");
+        return 0;
+    }
+    ok = hasher_begin(&h);
+    if (!ok)
+        openssl_reason(why, size);
+    hasher_close(&h);
+    return ok;
+}
+
 void hasher_close(hasher *h)
 {
     EVP_MAC_CTX_free(h->mac_ctx);

@@ -35,6 +35,10 @@ size_t hasher_output_size(const algorithm_facts *f, const options *o);
 int hasher_open(hasher *h, OSSL_LIB_CTX *lib, const algorithm *alg,
                 const options *o);
 void hasher_close(hasher *h);
+/* Whether the provider accepts the options of the given bits (TAKES_*)
+ * for alg: a message is begun with them; *why gets its reason if not. */
+int hasher_try(OSSL_LIB_CTX *lib, const algorithm *alg, const options *o,
+               unsigned given, char *why, size_t size);
 
 /* One message: begin, any number of updates, end writing h->size bytes.
  * Each returns 1 on success, 0 when EVP failed. */

@@ -67,7 +67,7 @@ static int print_lines(const options *o, hasher_set *s, char **name)
     for (size_t k = 0; k < s->n && err == 0; k++) {
         sum_source src = {s->sums[k], s->hs[k].size,
                           s->sums[k] == NULL ? &s->hs[k] : NULL};
-        err = print_sum_line(o, o->algs[k], name, 1, &src);
+        err = print_sum_line(o, &s->hs[k], name, 1, &src);
     }
     return err;
 }
@@ -163,7 +163,7 @@ static int hash_files_as_tuple(const options *o, OSSL_LIB_CTX *lib)
         sum_source src = {sum, h.size, hasher_streams(&h) ? &h : NULL};
         err = hash_tuple(&h, o->files, n, &in, src.h ? NULL : sum, &failed);
         if (err == 0)
-            err = print_sum_line(o, o->alg, o->files, n, &src);
+            err = print_sum_line(o, &h, o->files, n, &src);
     } else {
         failed = "ksum";
     }

@@ -8,22 +8,24 @@
 #include <limits.h>
 #include <openssl/crypto.h>
 #include <openssl/opensslv.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "hasher.h"
 #include "ksumprov.h"
 #include "output.h"
 
-/* -n: 2^48 bytes; outputs over 1 MiB are streamed, not held in memory */
-#define MAX_OUTPUT_SIZE ((size_t)1 << 48)
 #define MAX_KEY_FILE ((off_t)1 << 20)
 
 enum {
     OPT_TAG = 256, OPT_QUIET, OPT_STATUS, OPT_STRICT, OPT_IGNORE_MISSING,
-    OPT_KEY_FILE, OPT_DOMAIN, OPT_THREADS, OPT_HELP, OPT_ALGORITHM_BASE
+    OPT_KEY_FILE, OPT_DOMAIN, OPT_THREADS, OPT_HELP,
+    OPT_FORM_BASE = 400,     /* the output forms' block */
+    OPT_ALGORITHM_BASE = 500
 };
 
 static void usage_hint(void)
@@ -184,9 +186,10 @@ static int parse_domain(options *o, const char *s)
     if (n == 0)
         return bad_value("domain byte", s, "not a number (decimal, or hexadecimal "
                          "after 0x, e.g. 0x1F)");
-    if (v < 0x01 || v > 0x7F)
-        return bad_value("domain byte", s, "must be 0x01..0x7F");
-    o->domain = (unsigned)v;
+    if (v > 0xFF)
+        return bad_value("domain byte", s, "not a byte");
+    o->domain = (unsigned)v;    /* its range is the provider's to judge */
+    o->domain_text = s;
     return 1;
 }
 
@@ -216,6 +219,7 @@ static void print_help(void)
            "                            the provider knows (KT-128, SHAKE-128, ...);\n"
            "                            NAME,NAME... for several\n"
            "  -n, --output-size=BYTES   output length of the variable-length algorithms\n"
+           "  -l, --length=BITS         the same in bits, a multiple of 8 (as cksum)\n"
            "  -x, --xof                 XOF mode (KMAC, ParallelHash, TupleHash)\n"
            "  -k, --key=HEX             KMAC key (default: empty)\n"
            "      --key-file=FILE       KMAC key as the raw bytes of FILE\n"
@@ -229,7 +233,14 @@ static void print_help(void)
            "\nOutput options:\n"
            "  -b, --binary              mark files as binary ('*' before the name)\n"
            "  -t, --text                mark files as text (the default)\n"
-           "      --tag                 BSD-style lines: ALGO (NAME) = HEX\n"
+           "      --tag                 BSD-style lines: ALGO (NAME) = HEX, ALGO with\n"
+           "                            -BITS for a length other than the default\n"
+           "      --untagged            lines HEX  NAME (the default; the last of --tag\n"
+           "                            and --untagged counts)\n"
+           "      --base64              digests in base64 (standard alphabet, padded)\n"
+           "      --raw                 the digest's bytes alone, of one FILE (or of\n"
+           "                            TupleHash's tuple)\n"
+           "      --no-names            the digest alone on each line\n"
            "  -z, --zero                end lines with NUL, not newline, and do not\n"
            "                            escape file names\n"
            "\nFiles:\n"
@@ -256,6 +267,10 @@ static void print_help(void)
            "only tagged lines of those (an untagged line does not say which); without\n"
            "one, tagged lines choose theirs.  A key needs --kmac128 or --kmac256.  A\n"
            "line naming - is checked against standard input, unless a check file is it.\n"
+           "Digests may be hex or base64; without -n or -l, a variable-length\n"
+           "algorithm is checked at the length of the line's digest (or its tag's\n"
+           "-BITS).  Lines of algorithms ksum does not compute are counted as\n"
+           "improperly formatted (--warn names the algorithm).\n"
            "\n  -h, --help                display this help and exit\n"
            "  -v, --version             output version information and exit\n"
            "\nExit status: 0 if every file was hashed or verified, 1 otherwise.\n"
@@ -270,6 +285,69 @@ static void print_version(void)
 {
     printf("ksum (ksumprov) %s\nOpenSSL %s\n", KSUM_VERSION,
            OpenSSL_version(OPENSSL_VERSION_STRING));
+}
+
+/* ---- Output forms as cksum and b3sum have them (issue 12): --base64,
+ * --raw, --untagged, --no-names, -l.  One block, so that it merges. ---- */
+
+enum { OPT_BASE64 = OPT_FORM_BASE, OPT_RAW, OPT_UNTAGGED, OPT_NO_NAMES };
+
+/* getopt_long takes an unambiguous prefix: --raw is exact, so it is never
+ * taken for --rawshake128, --rawshake1 is still --rawshake128, and --rawsh
+ * is ambiguous, an error. */
+static const struct option form_options[] = {
+    {"base64", no_argument, NULL, OPT_BASE64},
+    {"raw", no_argument, NULL, OPT_RAW},
+    {"untagged", no_argument, NULL, OPT_UNTAGGED},
+    {"no-names", no_argument, NULL, OPT_NO_NAMES},
+    {"length", required_argument, NULL, 'l'},
+};
+#define FORM_OPTIONS (sizeof form_options / sizeof form_options[0])
+#define FORM_SHORT "l:"
+
+/* -l, --length: bits as cksum takes them, a whole number of bytes. */
+static int parse_length(options *o, const char *arg)
+{
+    size_t bits;
+
+    if (!parse_count("length", arg, 0, 8 * KSUM_MAX_OUTPUT_SIZE, &bits))
+        return 0;
+    if (bits % 8 != 0)
+        return bad_value("length", arg, "not a multiple of 8 (it is in bits)");
+    if (bits == 0)
+        return bad_value("length", arg, "must be at least 8");
+    o->length_bits = bits;
+    o->given |= TAKES_SIZE;
+    o->size_option = "--length";
+    return 1;
+}
+
+/* The result (1 or 0) of c when it is an option of this block, else -1. */
+static int parse_form(options *o, int c, const char *arg)
+{
+    switch (c) {
+    case OPT_BASE64: o->base64 = 1; return 1;
+    case OPT_RAW: o->raw = 1; return 1;
+    case OPT_UNTAGGED: o->untagged = 1; o->tag = 0; return 1;  /* the last counts */
+    case OPT_NO_NAMES: o->no_names = 1; return 1;
+    case 'l': return parse_length(o, arg);
+    default: return -1;
+    }
+}
+
+/* "ksum: MESSAGE" and the hint; returns 0. */
+static int usage_error(const char *fmt, ...)
+{
+    FILE *f = message_stream();
+    va_list ap;
+
+    fputs("ksum: ", f);
+    va_start(ap, fmt);
+    vfprintf(f, fmt, ap);
+    va_end(ap);
+    fputc('\n', f);
+    usage_hint();
+    return 0;
 }
 
 /* ---- directories, name lists, progress (issue 12, items 5 and 6) ---- */
@@ -336,6 +414,46 @@ static int check_walk_algorithm(const options *o)
     return 1;
 }
 
+/* The first of the output forms given besides --raw (or --no-names). */
+static const char *form_besides(const options *o, int raw)
+{
+    return o->tag ? "--tag" : o->untagged && raw ? "--untagged"
+         : o->base64 && raw ? "--base64" : o->no_names && raw ? "--no-names"
+         : o->zero && raw ? "--zero" : o->binary ? "--binary" : NULL;
+}
+
+/* Forms that exclude each other, forms in check mode, and -l against -n. */
+static int forms_agree(options *o)
+{
+    const char *other;
+
+    if (o->check && (other = o->tag ? "--tag" : o->untagged ? "--untagged"
+                             : o->base64 ? "--base64" : o->raw ? "--raw"
+                             : o->no_names ? "--no-names" : NULL) != NULL)
+        return usage_error("the %s option is meaningless when verifying checksums",
+                           other);
+    if (o->raw && (other = form_besides(o, 1)) != NULL)
+        return usage_error("--raw and %s are mutually exclusive", other);
+    if (o->no_names && (other = form_besides(o, 0)) != NULL)
+        return usage_error("--no-names and %s are mutually exclusive", other);
+    if (o->length_bits == 0)
+        return 1;
+    if (o->size != 0 && o->size != o->length_bits / 8)
+        return usage_error("--length=%zu (bits) and --output-size=%zu (bytes) disagree",
+                           o->length_bits, o->size);
+    o->size = o->length_bits / 8;
+    return 1;
+}
+
+/* --raw prints one sum: of one FILE, or of TupleHash's tuple. */
+static int raw_has_one_sum(const options *o)
+{
+    if (!o->raw || (o->facts.takes & TAKES_ELEMENTS) ||
+        (o->files[1] == NULL && !o->recursive && o->files_from == NULL))
+        return 1;
+    return usage_error("the --raw option is not supported with multiple files");
+}
+
 /* Long options: the fixed ones, then one per algorithm switch. */
 static struct option *long_options(void)
 {
@@ -363,13 +481,14 @@ static struct option *long_options(void)
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'v'},
     };
-    size_t nfixed = sizeof fixed / sizeof fixed[0], n = nfixed;
+    size_t nfixed = sizeof fixed / sizeof fixed[0], n = nfixed + FORM_OPTIONS;
     size_t nwalk = sizeof walk_options / sizeof walk_options[0];
-    struct option *all = calloc(nfixed + nwalk + 2 * algorithm_count + 1, sizeof *all);
+    struct option *all = calloc(n + nwalk + 2 * algorithm_count + 1, sizeof *all);
 
     if (all == NULL)
         return NULL;
     memcpy(all, fixed, sizeof fixed);
+    memcpy(all + nfixed, form_options, sizeof form_options);
     memcpy(all + n, walk_options, sizeof walk_options);
     n += nwalk;
     for (size_t i = 0; i < algorithm_count; i++) {
@@ -447,13 +566,15 @@ static const char *option_name(const options *o, unsigned bit)
         unsigned bit;
         const char *name;
     } names[] = {
-        {TAKES_SIZE, "--output-size"}, {TAKES_XOF, "--xof"},
+        {TAKES_XOF, "--xof"},
         {TAKES_CUSTOM, "--customization"}, {TAKES_FUNCTION, "--function"},
         {TAKES_BLOCK, "--block-size"}, {TAKES_DOMAIN, "--domain"},
     };
 
     if (bit == TAKES_KEY)
         return o->key_option;
+    if (bit == TAKES_SIZE)
+        return o->size_option;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (names[i].bit == bit)
             return names[i].name;
@@ -514,7 +635,54 @@ static int check_several(options *o)
             usage_hint();
             return 0;
         }
+    if (o->untagged || o->no_names || o->raw) {
+        fprintf(message_stream(), "ksum: %s cannot be used with several algorithms: "
+                "each line names its algorithm\n",
+                o->untagged ? "--untagged" : o->no_names ? "--no-names" : "--raw");
+        usage_hint();
+        return 0;
+    }
     o->tag = 1;
+    return 1;
+}
+
+/* The provider judges values ksum passes on: each refused one is named
+ * with the provider's reason. */
+static int values_accepted_by(const options *o, OSSL_LIB_CTX *lib,
+                              const algorithm *alg, const algorithm_facts *facts)
+{
+    const struct {
+        unsigned bit;
+        const char *what, *text;
+    } values[] = {
+        {TAKES_DOMAIN, "domain byte", o->domain_text},
+        {TAKES_BLOCK, "block size", o->block_text},
+        {0, NULL, NULL},    /* then all of them together */
+    };
+    char why[512];
+
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+        if (values[i].bit != 0 && !(o->given & facts->takes & values[i].bit))
+            continue;
+        if (hasher_try(lib, alg, o, values[i].bit ? values[i].bit : o->given,
+                       why, sizeof why))
+            continue;
+        if (values[i].bit != 0)
+            return bad_value(values[i].what, values[i].text, why);
+        fprintf(message_stream(), "ksum: %s refuses the options given: %s\n",
+                alg->name, why);
+        usage_hint();
+        return 0;
+    }
+    return 1;
+}
+
+/* Each algorithm judges the values it takes. */
+static int values_accepted(const options *o, OSSL_LIB_CTX *lib)
+{
+    for (size_t k = 0; k < o->nalgs; k++)
+        if (!values_accepted_by(o, lib, o->algs[k], &o->facts_of[k]))
+            return 0;
     return 1;
 }
 
@@ -537,19 +705,36 @@ int options_resolve(options *o, OSSL_LIB_CTX *lib)
     }
     o->alg = o->algs[0];
     o->facts = o->facts_of[0];
-    return check_applicable(o) && check_several(o) && check_walk_algorithm(o);
+    if (!check_applicable(o) || !raw_has_one_sum(o) || !check_several(o) ||
+        !check_walk_algorithm(o))
+        return 0;
+    /* In check mode without a switch, the lines choose the algorithm. */
+    return (o->check && !o->alg_given) || values_accepted(o, lib);
+}
+
+/* The options of the blocks above; getopt's errors. */
+static int parse_other(options *o, int c, const char *arg)
+{
+    int form = parse_form(o, c, arg), walk_ok;
+
+    if (form >= 0)
+        return form;
+    if (parse_walk_option(o, c, arg, &walk_ok))
+        return walk_ok;
+    usage_hint(); /* getopt has printed what was wrong */
+    return 0;
 }
 
 static int parse_one(options *o, int c, const char *arg)
 {
     size_t v;
-    int v_ok;
 
     switch (c) {
     case 'a': choose(o, NULL, arg); return 1;
     case 'n':
         o->given |= TAKES_SIZE;
-        return parse_count("output size", arg, 1, MAX_OUTPUT_SIZE, &o->size);
+        o->size_option = "--output-size";
+        return parse_count("output size", arg, 1, KSUM_MAX_OUTPUT_SIZE, &o->size);
     case 'x': o->given |= TAKES_XOF; o->xof = 1; return 1;
     case 'k': o->given |= TAKES_KEY; return parse_key(o, arg);
     case OPT_KEY_FILE: o->given |= TAKES_KEY; return read_key_file(o, arg);
@@ -557,6 +742,7 @@ static int parse_one(options *o, int c, const char *arg)
     case 'f': o->given |= TAKES_FUNCTION; o->function = arg; return 1;
     case 'B':
         o->given |= TAKES_BLOCK;
+        o->block_text = arg;
         return parse_count("block size", arg, 1, SIZE_MAX / 8, &o->block_size);
     case OPT_DOMAIN: o->given |= TAKES_DOMAIN; return parse_domain(o, arg);
     case OPT_THREADS:
@@ -566,7 +752,7 @@ static int parse_one(options *o, int c, const char *arg)
         return 1;
     case 'b': o->binary = 1; return 1;
     case 't': o->binary = 0; return 1;
-    case OPT_TAG: o->tag = 1; return 1;
+    case OPT_TAG: o->tag = 1; o->untagged = 0; return 1;
     case 'z': o->zero = 1; return 1;
     case 'c': o->check = 1; return 1;
     case OPT_IGNORE_MISSING: o->ignore_missing = 1; return 1;
@@ -577,33 +763,33 @@ static int parse_one(options *o, int c, const char *arg)
     case 'h': print_help(); exit(output_close() ? 0 : 1);
     case 'v': print_version(); exit(output_close() ? 0 : 1);
     default:
-        if (parse_walk_option(o, c, arg, &v_ok))
-            return v_ok;
         if (c >= OPT_ALGORITHM_BASE && c < OPT_ALGORITHM_BASE + (int)algorithm_count) {
             choose(o, &algorithms[c - OPT_ALGORITHM_BASE], NULL);
             return 1;
         }
-        usage_hint(); /* getopt has printed what was wrong */
-        return 0;
+        return parse_other(o, c, arg);
     }
+}
+
+/* The check options without --check: the first given, in coreutils'
+ * order, is named. */
+static const char *check_option_given(const options *o)
+{
+    return o->ignore_missing ? "--ignore-missing" : o->status ? "--status"
+         : o->warn ? "--warn" : o->quiet ? "--quiet" : o->strict ? "--strict"
+         : NULL;
 }
 
 static int check_mode_options(const options *o)
 {
-    const char *wrong = NULL;
+    const char *option = o->check ? NULL : check_option_given(o);
 
-    if (!o->check && (o->quiet || o->status || o->strict || o->warn ||
-                      o->ignore_missing))
-        wrong = "--quiet, --status, --strict, --warn and --ignore-missing are "
-                "only meaningful with --check";
-    else if (o->check && o->tag)
-        wrong = "--tag is not meaningful with --check";
-    if (wrong != NULL) {
-        fprintf(message_stream(), "ksum: %s\n", wrong);
-        usage_hint();
-        return 0;
-    }
-    return 1;
+    if (option == NULL)
+        return 1;
+    fprintf(message_stream(), "ksum: the %s option is meaningful only when "
+            "verifying checksums\n", option);
+    usage_hint();
+    return 0;
 }
 
 int options_parse(options *o, int argc, char **argv)
@@ -621,11 +807,12 @@ int options_parse(options *o, int argc, char **argv)
         fprintf(message_stream(), "ksum: out of memory\n");
         return 0;
     }
-    while (ok && (c = getopt_long(argc, argv, "a:n:xk:C:f:B:btzcwhvrL", longs,
-                                  NULL)) != -1)
+    while (ok && (c = getopt_long(argc, argv, "a:n:xk:C:f:B:btzcwhv" FORM_SHORT "rL",
+                                  longs, NULL)) != -1)
         ok = parse_one(o, c, optarg);
     free(longs);
-    if (!ok || !check_walk_options(o, optind < argc) || !check_mode_options(o))
+    if (!ok || !check_walk_options(o, optind < argc) || !check_mode_options(o) ||
+        !forms_agree(o))
         return 0;
     o->files = optind < argc ? argv + optind : stdin_only;
     return 1;

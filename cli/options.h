@@ -8,6 +8,9 @@
 
 #include "algorithms.h"
 
+/* -n: 2^48 bytes; outputs over 1 MiB are streamed, not held in memory */
+#define KSUM_MAX_OUTPUT_SIZE ((size_t)1 << 48)
+
 /* The most algorithms one run computes (every switch's, at most). */
 #define OPTIONS_ALGS_MAX 32
 
@@ -39,6 +42,7 @@ typedef struct options {
     const char *custom, *function;
     size_t block_size;       /* -B; 0 when absent */
     unsigned domain;         /* --domain; 0 when absent */
+    const char *block_text, *domain_text;  /* as given, for messages */
     unsigned threads;        /* --threads; 0: all CPUs */
     int binary, tag, zero;
     int check, quiet, status, strict, warn, ignore_missing;
@@ -49,6 +53,13 @@ typedef struct options {
     int walk_warn;           /* -w with -r: say what the walk skips */
     const char *files_from;  /* --files-from: names from this file ("-": stdin) */
     int progress;            /* --progress */
+    /* Output forms as cksum and b3sum have them (issue 12). */
+    int base64;              /* digests in base64, not hex */
+    int raw;                 /* the digest's bytes alone */
+    int no_names;            /* the digest alone on its line */
+    int untagged;            /* --untagged was given (the default form) */
+    size_t length_bits;      /* -l; 0 when absent (then in size, bytes) */
+    const char *size_option; /* "--output-size" or "--length", for messages */
 } options;
 
 /* Parses argv; on a usage error prints the message and returns 0 (then

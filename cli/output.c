@@ -8,6 +8,7 @@
 #include <stdio_ext.h>
 #include <string.h>
 
+#include "encoding.h"
 #include "files.h"
 
 /* Control characters could move the cursor or recolour the terminal when
@@ -43,26 +44,6 @@ void print_name(FILE *f, const char *name, int escape)
                 putc(*name, f);
         }
     }
-}
-
-int print_hex(FILE *f, const uint8_t *buf, size_t len)
-{
-    static const char digits[] = "0123456789abcdef";
-    char chunk[4096];
-    size_t n = 0;
-
-    for (size_t i = 0; i < len; i++) {
-        chunk[n++] = digits[buf[i] >> 4];
-        chunk[n++] = digits[buf[i] & 15];
-        if (n == sizeof chunk) {
-            /* A full disk or a closed pipe stops a long output here, not
-             * after squeezing the rest. */
-            if (fwrite(chunk, 1, n, f) != n || ferror(f))
-                return 0;
-            n = 0;
-        }
-    }
-    return fwrite(chunk, 1, n, f) == n && !ferror(f);
 }
 
 FILE *message_stream(void)
@@ -140,17 +121,43 @@ int output_close(void)
     return ok;
 }
 
-static int print_sum(const sum_source *sum)
+/* len bytes on standard output as the options ask: hex, base64 or raw.
+ * Returns 0 as soon as a write has failed.  Pieces of a streamed sum join
+ * up: each but the last is a multiple of 3 bytes long. */
+static int print_digest(const options *o, const uint8_t *buf, size_t len)
 {
-    uint8_t chunk[16384];
+    enum { PIECE = 1536 };      /* a multiple of 3 */
+    char text[2 * PIECE];
+
+    for (size_t done = 0; done < len; done += PIECE) {
+        size_t take = len - done < PIECE ? len - done : PIECE, n;
+        if (o->raw) {
+            n = fwrite(buf + done, 1, take, stdout);
+            if (n != take || ferror(stdout))
+                return 0;
+            continue;
+        }
+        n = o->base64 ? base64_encode(buf + done, take, text)
+                      : hex_encode(buf + done, take, text);
+        /* A full disk or a closed pipe stops a long output here, not after
+         * squeezing the rest. */
+        if (fwrite(text, 1, n, stdout) != n || ferror(stdout))
+            return 0;
+    }
+    return 1;
+}
+
+static int print_sum(const options *o, const sum_source *sum)
+{
+    uint8_t chunk[16383];       /* a multiple of 3, for base64 */
 
     if (sum->h == NULL)
-        return print_hex(stdout, sum->buf, sum->len) ? 0 : KSUM_EWRITE;
+        return print_digest(o, sum->buf, sum->len) ? 0 : KSUM_EWRITE;
     for (size_t done = 0; done < sum->len;) {
         size_t take = sum->len - done < sizeof chunk ? sum->len - done : sizeof chunk;
         if (!hasher_squeeze(sum->h, chunk, take))
             return KSUM_EHASH;
-        if (!print_hex(stdout, chunk, take))
+        if (!print_digest(o, chunk, take))
             return KSUM_EWRITE;
         done += take;
     }
@@ -174,21 +181,36 @@ void print_names(FILE *f, char *const *names, size_t n, int escape)
     }
 }
 
-int print_sum_line(const options *o, const algorithm *alg, char *const *names,
+/* The provider's name, and as cksum does, "-BITS" for a length other
+ * than the default. */
+static void print_tag(const hasher *h, size_t len)
+{
+    fputs(h->alg->name, stdout);
+    if (h->facts.fixed_size == 0 && len != h->facts.default_size)
+        printf("-%llu", 8 * (unsigned long long)len);
+}
+
+int print_sum_line(const options *o, const hasher *h, char *const *names,
                    size_t n, const sum_source *sum)
 {
-    int escape = !o->zero && names_need_escape(names, n), err;
+    int named = !o->raw && !o->no_names;
+    int escape = named && !o->zero && names_need_escape(names, n), err;
 
+    if (o->raw) {
+        err = print_sum(o, sum);
+        return output_ok() ? err : KSUM_EWRITE;
+    }
     if (escape)
         putchar('\\');
     if (o->tag) {
-        printf("%s (", alg->name);
+        print_tag(h, sum->len);
+        fputs(" (", stdout);
         print_names(stdout, names, n, escape);
         fputs(") = ", stdout);
-        err = print_sum(sum);
+        err = print_sum(o, sum);
     } else {
-        err = print_sum(sum);
-        if (err != KSUM_EWRITE) {
+        err = print_sum(o, sum);
+        if (err != KSUM_EWRITE && named) {
             fputs(o->binary ? " *" : "  ", stdout);
             print_names(stdout, names, n, escape);
         }

@@ -21,8 +21,6 @@ void print_name(FILE *f, const char *name, int escape);
  * between names. */
 int names_need_escape(char *const *names, size_t n);
 void print_names(FILE *f, char *const *names, size_t n, int escape);
-/* Returns 0 as soon as a write to f has failed. */
-int print_hex(FILE *f, const uint8_t *buf, size_t len);
 
 /* Standard error, for one message, after standard output has been flushed,
  * so that "> log 2>&1" keeps the order of lines and messages. */
@@ -48,12 +46,15 @@ typedef struct sum_source {
     hasher *h;
 } sum_source;
 
-/* "HEX  NAME", "HEX *NAME" or "ALGO (NAME) = HEX", ended by \n or NUL.
- * NAME is the n names joined by tabs (TupleHash's tuple of files; a tab
- * in a name is escaped, so the tabs between them are the only ones).
- * Returns 0, KSUM_EHASH when squeezing failed, or KSUM_EWRITE when
- * standard output failed (reported; stop writing). */
-int print_sum_line(const options *o, const algorithm *alg, char *const *names,
+/* "HEX  NAME", "HEX *NAME" or "ALGO (NAME) = HEX", ended by \n or NUL,
+ * for a sum of h's algorithm; ALGO is "NAME-BITS" for a length other than
+ * the default.  NAME is the n names joined by tabs (TupleHash's tuple of
+ * files; a tab in a name is escaped, so the tabs between them are the only
+ * ones).  The options' forms: HEX in base64 (--base64); HEX alone
+ * (--no-names); the sum's bytes alone, no line end (--raw).  Returns 0,
+ * KSUM_EHASH when squeezing failed, or KSUM_EWRITE when standard output
+ * failed (reported; stop writing). */
+int print_sum_line(const options *o, const hasher *h, char *const *names,
                    size_t n, const sum_source *sum);
 
 #endif

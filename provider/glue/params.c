@@ -54,10 +54,12 @@ static int is_string(const OSSL_PARAM *p)
            p->data_type == OSSL_PARAM_UTF8_STRING;
 }
 
-/* No data is an error, but for an empty string. */
+/* No data is an error, but for an empty octet string (a UTF-8 string is
+ * NUL-terminated: NULL is no string at all). */
 static int has_data(const ksum_provctx *prov, const OSSL_PARAM *p)
 {
-    if (p->data == NULL && (p->data_size > 0 || !is_string(p))) {
+    if (p->data == NULL &&
+        (p->data_size > 0 || p->data_type != OSSL_PARAM_OCTET_STRING)) {
         KSUM_RAISE(prov, KSUM_R_NULL_DATA, "'%s' has no data", p->key);
         return 0;
     }
@@ -300,6 +302,9 @@ int settings_read(const ksum_provctx *prov, const ksum_alg *alg,
     if (params == NULL)
         return 1;
     for (const OSSL_PARAM *p = params; p->key != NULL; p++) {
+        /* A key given twice: the first counts, as OSSL_PARAM_locate finds. */
+        if (OSSL_PARAM_locate_const(params, p->key) != p)
+            continue;
         for (size_t i = 0; i < RULES; i++) {
             const rule *r = &rules[i];
             if (!applies(r, alg) || strcmp(p->key, r->key) != 0)

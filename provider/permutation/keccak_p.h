@@ -12,6 +12,9 @@
  * one block, and no caller keeps an interleaved copy.  Every backend gives
  * bit-identical results to the portable one; tests/c/test_core.c checks
  * that.
+ *
+ * Return convention of this layer: nothing fails, every call returns void
+ * (but the lookups, which return NULL when there is no such backend).
  */
 #ifndef KSUM_KECCAK_P_H
 #define KSUM_KECCAK_P_H

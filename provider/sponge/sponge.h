@@ -2,6 +2,8 @@
 /*
  * The sponge over Keccak-p[1600, n]: absorb, pad with a domain byte, squeeze.
  * Written once over the backend interface; every mode builds on it.
+ *
+ * Return convention of this layer: nothing fails, every call returns void.
  */
 #ifndef KSUM_SPONGE_H
 #define KSUM_SPONGE_H

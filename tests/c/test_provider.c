@@ -470,6 +470,15 @@ static void test_null_parameters(void)
     CHECK(init_fails("KT128", threads), "threads NULL accepted");
     CHECK(init_fails("CSHAKE128", custom), "custom NULL, 5 accepted");
     CHECK(init_fails("CSHAKE128", customization), "customization NULL, 5 accepted");
+    OSSL_PARAM null_text[] = {OSSL_PARAM_construct_utf8_string("customization", NULL, 0),
+                              OSSL_PARAM_construct_end()};
+    OSSL_PARAM empty_octets[] = {OSSL_PARAM_construct_octet_string("custom", NULL, 0),
+                                 OSSL_PARAM_construct_end()};
+    CHECK(init_fails("KT128", null_text), "a NULL UTF-8 string accepted");
+    char plain[129], empty[129];
+    CHECK(digest_hex("KT128", NULL, "abc", 32, plain) &&
+              digest_hex("KT128", empty_octets, "abc", 32, empty) && strcmp(plain, empty) == 0,
+          "NULL with length 0 is not the empty octet string");
     CHECK(init_fails("CSHAKE256", fname), "function-name NULL, 1 accepted");
     CHECK(init_fails("SHA3-256", backend), "backend NULL accepted");
     CHECK(mctx != NULL && !EVP_MAC_init(mctx, NULL, 0, key), "KMAC key NULL, 4 accepted");

@@ -13,7 +13,8 @@
 #     from OpenSSL 3.3, EVP_DigestSqueeze among them;
 #   - openssl list: every ksumprov digest and KMAC;
 #   - openssl dgst of every ksumprov digest under each of its names, with
-#     -xoflen (XOFs) and without; openssl mac for KMAC; ksum.  Outputs are
+#     -xoflen (XOFs) and without; openssl mac for KMAC; ksum; ksum -c of
+#     the lines openssl dgst writes.  Outputs are
 #     checked against hashlib and tests/python/keccak_ref.py, and, for the
 #     names the default provider has too, against the default provider
 #     (which also decides whether a dgst without -xoflen must fail).
@@ -235,6 +236,42 @@ cli_ksum() {
     "${want[SHA3-256]}"
 }
 
+# ksum -c reads every line this version's openssl dgst writes for the
+# algorithms ksum has: each ksumprov digest under each of its names, and
+# each of the default provider's that ksum knows, tagged (with and without
+# -xoflen, and with -c's colons) and with -r (checked with -a NAME).  From
+# 3.4, dgst refuses an XOF without -xoflen: those lines are simply absent.
+# TupleHash is left out: dgst's reads of the data would be its elements.
+cli_ksum_check() {
+  local ksum=("$ld" --library-path "$lib" "$build/ksum")
+  local load=(-provider-path "$build" -provider ksumprov -provider default
+              -propquery provider=ksumprov)
+  local sums=$dir/dgst.sums line n from args lines got
+  : > "$sums"
+  for from in ksumprov default; do
+    [ $from = ksumprov ] && args=("${load[@]}") || args=()
+    while read -r line; do
+      for n in $line; do
+        [[ $n == TUPLEHASH* ]] && continue
+        "${ksum[@]}" -a "$n" /dev/null > /dev/null 2>&1 || continue
+        ossl dgst "${args[@]}" "-$n" "$data" >> "$sums" 2> /dev/null
+        ossl dgst "${args[@]}" -c "-$n" "$data" >> "$sums" 2> /dev/null
+        if [[ $n != SHA3-* && $n != KECCAK-* ]]; then
+          ossl dgst "${args[@]}" "-$n" -xoflen 40 "$data" >> "$sums"
+          ossl dgst "${args[@]}" -r "-$n" -xoflen 24 "$data" > "$dir/dgst.r"
+        else
+          ossl dgst "${args[@]}" -r "-$n" "$data" > "$dir/dgst.r"
+        fi
+        check "ksum -a $n -c of openssl dgst -r -$n ($from)" \
+          "$("${ksum[@]}" -a "$n" -c --strict "$dir/dgst.r" 2>&1)" "$data: OK"
+      done
+    done <<< "$([ $from = ksumprov ] && echo "$k_digests" || echo "$d_digests")"
+  done
+  lines=$(wc -l < "$sums")
+  got=$("${ksum[@]}" -c --strict "$sums" 2>&1 | grep -c ": OK$")
+  check "ksum -c of openssl dgst's $lines tagged lines" "$got" "$lines"
+}
+
 cli_checks() {
   local line n
   data=$dir/data
@@ -257,6 +294,7 @@ cli_checks() {
   cli_dgst
   cli_mac
   cli_ksum
+  cli_ksum_check
 }
 
 one_version() {

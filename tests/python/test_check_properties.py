@@ -1,14 +1,16 @@
 # SPDX-License-Identifier: Apache-2.0
 """Property test of check mode: every line of every check file is accounted
-for.  Seeded random check files mix valid, wrong, tagged, foreign-algorithm,
-'-', missing, not-regular, duplicate, huge, CRLF, NUL, garbage, blank and
-comment lines; a small model of the rules (the check-mode rules in
+for.  Seeded random check files mix valid, wrong, tagged (with and without a
+length), foreign-algorithm, unsupported-algorithm, hex and base64, '-',
+missing, not-regular, duplicate, huge, CRLF, NUL, garbage, blank and comment
+lines; a small model of the rules (the check-mode rules in
 SECURITY.md) predicts each line's fate.  From ksum's output (with -w, standard
 error merged into standard output, so the order shows too) the test asserts
 that the output is the predicted one, that the reported kinds plus the silent
 ones (missing and ignored, blank, comment) add up to the number of lines, and
 that the exit status follows from the counts.  Some cases run under an
 address-space limit with lines far too long for it."""
+import base64
 import hashlib
 import os
 import random
@@ -24,6 +26,9 @@ MiB = 1 << 20
 SANITIZED = os.environ.get("KSUM_SANITIZED") == "1"
 KEY = "00112233445566778899aabbccddeeff"
 ALGS = {"SHA3-256": 32, "SHA3-512": 64, "SHAKE128": 16, "KMAC128": 16}
+# Checked at the length of the line's digest when no -n is given.
+VARIABLE = {"SHAKE128", "KMAC128"}
+UNSUPPORTED = ["SHA256", "MD5", "BLAKE2b-256", "SHA2-512/224"]
 SWITCH = {"SHA3-256": "--sha3-256", "SHA3-512": "--sha3-512", "SHAKE128": "--shake128",
           "KMAC128": "--kmac128"}
 # mode: (ksum arguments, algorithm of untagged lines, the switch's algorithm)
@@ -67,9 +72,10 @@ def world(tmp_path_factory):
 
 
 class Line:
-    """One generated line: its bytes and what it means."""
-    def __init__(self, text=b"", tag=None, name=None, hexsum=None, kind="entry"):
-        self.text, self.tag, self.name, self.hexsum, self.kind = text, tag, name, hexsum, kind
+    """One generated line: its bytes and what it means (digest: the bytes
+    the line's digest stands for; None when it stands for none)."""
+    def __init__(self, text=b"", tag=None, name=None, digest=None, kind="entry"):
+        self.text, self.tag, self.name, self.digest, self.kind = text, tag, name, digest, kind
 
 
 def value(world, alg, mode, name, stdin_content):
@@ -88,17 +94,28 @@ def entry(rng, world, mode):
     alg = tag or (untagged if rng.random() < 0.85 else rng.choice(list(ALGS)))
     name = rng.choice(FILES * 4 + MISSING + NOT_REGULAR + ["-", "-"])
     stdin_content = world[2] if rng.random() < 0.6 else b""
-    hexsum = value(world, alg, mode, name, stdin_content)
+    digest = bytearray.fromhex(value(world, alg, mode, name, stdin_content))
     if rng.random() < 0.2:          # a wrong checksum
-        i = rng.randrange(len(hexsum))
-        hexsum = hexsum[:i] + ("0" if hexsum[i] != "0" else "1") + hexsum[i + 1:]
-    if rng.random() < 0.2:
-        hexsum = hexsum.upper()
+        digest[rng.randrange(len(digest))] ^= 1 << rng.randrange(8)
+    digest = bytes(digest)
+    r = rng.random()
+    text = base64.b64encode(digest).decode() if r < 0.25 else \
+        digest.hex().upper() if r < 0.45 else digest.hex()
+    written = tag
+    if tag in VARIABLE and rng.random() < 0.3:     # the length in the tag
+        written = f"{tag}-{8 * len(digest)}"
     if tag is None:
-        text = f"{hexsum} {rng.choice([' ', '*'])}{name}"
+        text = f"{text} {rng.choice([' ', '*'])}{name}"
     else:
-        text = rng.choice([f"{tag} ({name}) = {hexsum}", f"{tag}({name})= {hexsum}"])
-    return Line(text.encode(), tag, name, hexsum)
+        text = rng.choice([f"{written} ({name}) = {text}", f"{written}({name})= {text}"])
+    return Line(text.encode(), tag, name, digest)
+
+
+def unsupported(rng):
+    tag = rng.choice(UNSUPPORTED)
+    digest = rng.randbytes(rng.choice([16, 20, 32]))
+    text = rng.choice([f"{tag} (f0) = {digest.hex()}", f"{tag}(f0)= {digest.hex()}"])
+    return Line(text.encode(), tag, "f0", digest, kind="unsupported")
 
 
 def generate(seed, world, mode, limited):
@@ -116,9 +133,12 @@ def generate(seed, world, mode, limited):
             line = Line(good.text[:at] + b"\0" + good.text[at:], kind="nul")
         elif r < 0.72:
             n = rng.randrange(100000, 3 * MiB // 2)              # huge, but fits
-            line = Line(b"a" * n + b"  f0", None, "f0", "a" * n)
+            line = Line(b"a" * n + b"  f0", None, "f0",
+                        bytes.fromhex("a" * n) if n % 2 == 0 else None)
         elif r < 0.76 and limited:
             line = Line(kind="sparse")                        # far too long for memory
+        elif r < 0.79:
+            line = unsupported(rng)
         elif r < 0.84:
             junk = bytes(rng.choice(b"xyz 0123456789abcdef()=*-\\\t") for _ in range(
                 rng.randrange(1, 80)))
@@ -162,11 +182,13 @@ class Model:
             return (UNREAD, None) if self.limited else (MISFORMATTED, None)
         if line.kind in ("nul", "garbage"):
             return MISFORMATTED, None
+        if line.kind == "unsupported":
+            return MISFORMATTED, f"unsupported algorithm {line.tag}"
         untagged, chosen = MODES[self.mode][1], MODES[self.mode][2]
         if line.tag is not None and chosen is not None and line.tag != chosen:
             return MISFORMATTED, None
         alg = line.tag or untagged
-        if len(line.hexsum) != 2 * ALGS[alg]:
+        if line.digest is None or (alg not in VARIABLE and len(line.digest) != ALGS[alg]):
             return MISFORMATTED, None
         if line.name in MISSING:
             return (IGNORED, None) if self.ignore_missing else \
@@ -178,8 +200,9 @@ class Model:
             if self.stdin_is_list:
                 return OPENFAIL, STDIN_AS_LIST
             content, self.stdin_left = self.stdin_left, b""
+        # a digest of another length than the value's never matches
         want = value(self.world, alg, self.mode, line.name, content)
-        return (OK if line.hexsum.lower() == want else FAILED), None
+        return (OK if line.digest.hex() == want else FAILED), None
 
 
 def expected_output(label, lines, model):
@@ -194,7 +217,8 @@ def expected_output(label, lines, model):
         elif kind == OPENFAIL:
             out += [f"ksum: {line.name}: {reason}", f"{line.name}: {kind}"]
         elif kind == MISFORMATTED:
-            out.append(f"ksum: {label}: {number}: improperly formatted checksum line")
+            out.append(f"ksum: {label}: {number}: "
+                       f"{reason or 'improperly formatted checksum line'}")
         elif kind == UNREAD:
             out.append(f"ksum: {label}: {number}: line could not be read: "
                        "Cannot allocate memory")
@@ -233,7 +257,8 @@ def reported_counts(output):
     """Kinds counted from ksum's own output."""
     counts = {OK: 0, FAILED: 0, OPENFAIL: 0, MISFORMATTED: 0, UNREAD: 0}
     for l in output:
-        if re.fullmatch(r"ksum: .*: \d+: improperly formatted checksum line", l):
+        if re.fullmatch(r"ksum: .*: \d+: (improperly formatted checksum line|"
+                        r"unsupported algorithm [A-Za-z0-9/-]+)", l):
             counts[MISFORMATTED] += 1
         elif re.fullmatch(r"ksum: .*: \d+: line could not be read: .*", l):
             counts[UNREAD] += 1

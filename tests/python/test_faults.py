@@ -252,12 +252,12 @@ def test_control_characters_are_escaped(tmp_path):
     assert err == "ksum: missing\\x1b]0;pwned\\x07: No such file or directory\n"
 
 
-@pytest.mark.parametrize("option", ["-n", "-B", "--threads", "--domain"])
+@pytest.mark.parametrize("option", ["-n", "-l", "-B", "--threads", "--domain"])
 @pytest.mark.parametrize("value", ["", "-1", "-0", "abc", "12abc", "1e3", " 5",
                                    "99999999999999999999999999", "0x", "--", "18446744073709551616"])
 def test_option_values(option, value, tmp_path):
-    alg = {"-n": "--shake128", "-B": "--parallelhash128", "--threads": "--sha3-256",
-           "--domain": "--turboshake128"}[option]
+    alg = {"-n": "--shake128", "-l": "--shake128", "-B": "--parallelhash128",
+           "--threads": "--sha3-256", "--domain": "--turboshake128"}[option]
     code, out, err = run([alg, option, value, "/dev/null"])
     assert code == 1 and out == b""
     assert err.startswith("ksum: invalid ")

@@ -4,6 +4,7 @@ switch, or -a A,B, computes all of them from a single read of each file and
 prints one tagged line per algorithm per file; options go to the algorithms
 that take them; check mode verifies the tagged lines of the algorithms
 named."""
+import base64
 import hashlib
 import os
 import subprocess
@@ -71,7 +72,7 @@ def test_one_read_of_standard_input(files):
     assert code == 0
     assert out.decode() == (
         f"SHA3-256 (-) = {hashlib.sha3_256(data).hexdigest()}\n"
-        f"SHAKE128 (-) = {hashlib.shake_128(data).hexdigest(32)}\n"
+        f"SHAKE128-256 (-) = {hashlib.shake_128(data).hexdigest(32)}\n"
         f"SHA3-512 (-) = {hashlib.sha3_512(data).hexdigest()}\n")
 
 
@@ -80,8 +81,8 @@ def test_output_size_goes_to_the_variable_length_ones(files):
     assert code == 0
     assert out.decode() == (
         f"SHA3-256 (a) = {hashlib.sha3_256(b'abc').hexdigest()}\n"
-        f"SHAKE128 (a) = {hashlib.shake_128(b'abc').hexdigest(8)}\n"
-        f"SHAKE256 (a) = {hashlib.shake_256(b'abc').hexdigest(8)}\n")
+        f"SHAKE128-64 (a) = {hashlib.shake_128(b'abc').hexdigest(8)}\n"
+        f"SHAKE256-64 (a) = {hashlib.shake_256(b'abc').hexdigest(8)}\n")
 
 
 def test_streamed_output_among_others(files):
@@ -89,9 +90,9 @@ def test_streamed_output_among_others(files):
     code, out, _ = run(["--shake128", "-n", str(n), "--sha3-256", "a", "c"], cwd=files)
     assert code == 0
     assert out.decode() == (
-        f"SHAKE128 (a) = {hashlib.shake_128(b'abc').hexdigest(n)}\n"
+        f"SHAKE128-{8 * n} (a) = {hashlib.shake_128(b'abc').hexdigest(n)}\n"
         f"SHA3-256 (a) = {hashlib.sha3_256(b'abc').hexdigest()}\n"
-        f"SHAKE128 (c) = {hashlib.shake_128(b'').hexdigest(n)}\n"
+        f"SHAKE128-{8 * n} (c) = {hashlib.shake_128(b'').hexdigest(n)}\n"
         f"SHA3-256 (c) = {hashlib.sha3_256(b'').hexdigest()}\n")
 
 
@@ -112,12 +113,17 @@ def test_bad_combinations(files, args, message):
     assert err.splitlines() == [message, "Try 'ksum --help' for more information."]
 
 
-def test_untagged_is_refused_with_several(files):
-    if "--untagged" not in run(["--help"])[1].decode():
-        pytest.skip("--untagged is not in this build yet (issue 12, item 3)")
-    code, out, err = run(["--untagged", "--sha3-256", "--sha3-512", "a"], cwd=files)
+@pytest.mark.parametrize("form", ["--untagged", "--no-names", "--raw"])
+def test_untagged_forms_are_refused_with_several(files, form):
+    code, out, err = run([form, "--sha3-256", "--sha3-512", "a"], cwd=files)
     assert code == 1 and out == b""
-    assert "--untagged" in err.splitlines()[0]
+    assert err.splitlines() == [f"ksum: {form} cannot be used with several algorithms: "
+                                "each line names its algorithm",
+                                "Try 'ksum --help' for more information."]
+    code, out, _ = run(["--base64", "--sha3-256", "--sha3-512", "a"], cwd=files)
+    assert code == 0 and out.decode() == "".join(
+        f"{name} (a) = {base64.b64encode(h(b'abc').digest()).decode()}\n"
+        for name, h in (("SHA3-256", hashlib.sha3_256), ("SHA3-512", hashlib.sha3_512)))
 
 
 def test_roundtrip_and_check_with_several_switches(files):

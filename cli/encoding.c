@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "encoding.h"
+
+static const char hex_digits[] = "0123456789abcdef";
+static const char base64_digits[] =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+size_t hex_encode(const uint8_t *in, size_t len, char *out)
+{
+    for (size_t i = 0; i < len; i++) {
+        out[2 * i] = hex_digits[in[i] >> 4];
+        out[2 * i + 1] = hex_digits[in[i] & 15];
+    }
+    return 2 * len;
+}
+
+size_t base64_encode(const uint8_t *in, size_t len, char *out)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < len; i += 3) {
+        uint32_t v = (uint32_t)in[i] << 16;
+        size_t take = len - i < 3 ? len - i : 3;
+        if (take > 1)
+            v |= (uint32_t)in[i + 1] << 8;
+        if (take > 2)
+            v |= in[i + 2];
+        out[n++] = base64_digits[v >> 18];
+        out[n++] = base64_digits[(v >> 12) & 63];
+        out[n++] = take > 1 ? base64_digits[(v >> 6) & 63] : '=';
+        out[n++] = take > 2 ? base64_digits[v & 63] : '=';
+    }
+    return n;
+}
+
+static int hex_value(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+int is_hex(const char *text, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (hex_value(text[i]) < 0)
+            return 0;
+    return 1;
+}
+
+int hex_decode(const char *text, size_t n, uint8_t *out, size_t *len)
+{
+    if (n % 2 != 0 || !is_hex(text, n))
+        return 0;
+    /* out[i] is written after text[2i] and text[2i+1] were read */
+    for (size_t i = 0; i < n / 2; i++)
+        out[i] = (uint8_t)(hex_value(text[2 * i]) << 4 | hex_value(text[2 * i + 1]));
+    *len = n / 2;
+    return 1;
+}
+
+static int base64_value(char c)
+{
+    if (c >= 'A' && c <= 'Z')
+        return c - 'A';
+    if (c >= 'a' && c <= 'z')
+        return c - 'a' + 26;
+    if (c >= '0' && c <= '9')
+        return c - '0' + 52;
+    return c == '+' ? 62 : c == '/' ? 63 : -1;
+}
+
+int base64_decode(const char *text, size_t n, uint8_t *out, size_t *len)
+{
+    size_t pad = n >= 1 && text[n - 1] == '=' ? (n >= 2 && text[n - 2] == '=' ? 2 : 1) : 0;
+    size_t got = 0;
+
+    if (n == 0 || n % 4 != 0)
+        return 0;
+    for (size_t i = 0; i < n; i += 4) {
+        size_t digits = i + 4 == n ? 4 - pad : 4;
+        uint32_t v = 0;
+        for (size_t j = 0; j < 4; j++) {
+            int d = j < digits ? base64_value(text[i + j]) : 0;
+            if (d < 0)
+                return 0;
+            v = v << 6 | (uint32_t)d;
+        }
+        /* the bits after the last byte are zero in what base64_encode wrote */
+        if ((digits == 2 && (v & 0xFFFF) != 0) || (digits == 3 && (v & 0xFF) != 0))
+            return 0;
+        /* the whole quantum was read before any of it is overwritten */
+        out[got++] = (uint8_t)(v >> 16);
+        if (digits > 2)
+            out[got++] = (uint8_t)(v >> 8);
+        if (digits > 3)
+            out[got++] = (uint8_t)v;
+    }
+    *len = got;
+    return 1;
+}
+
+int colon_hex_join(char *text, size_t *n)
+{
+    size_t out = 0;
+
+    if (*n < 2 || (*n + 1) % 3 != 0)
+        return 0;
+    for (size_t i = 0; i < *n; i += 3) {
+        if (hex_value(text[i]) < 0 || hex_value(text[i + 1]) < 0 ||
+            (i + 2 < *n && text[i + 2] != ':'))
+            return 0;
+        text[out++] = text[i];
+        text[out++] = text[i + 1];
+    }
+    *n = out;
+    return 1;
+}
