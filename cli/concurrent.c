@@ -110,7 +110,7 @@ static int can_produce(const pool *p)
  * which two threads would split between them: the printing thread reads
  * those itself, one after the other in order. */
 static int take_file(void *ctx, int wait, size_t *index, const char **path,
-                     file_progress **progress)
+                     int *nofollow, file_progress **progress)
 {
     pool *p = ctx;
     int have = 0;
@@ -133,6 +133,7 @@ static int take_file(void *ctx, int wait, size_t *index, const char **path,
     }
     if (have) {
         *path = at(p, *index)->n.path;
+        *nofollow = at(p, *index)->n.nofollow;
         *progress = &at(p, *index)->progress;
         p->hungry -= wait;
     }
@@ -249,7 +250,10 @@ static int print_entry(const options *o, pool *p, entry *e, worker *self, int *o
     int err = 0;
 
     memset(&e->r, 0, sizeof e->r);
-    if (e->n.kind == NAME_STREAM || r.err == KSUM_ENOTREG) {
+    /* A file met in the walk that is no longer a regular file is an error
+     * (never read: it could be a FIFO); one named by the user is read
+     * here, as a stream. */
+    if (e->n.kind == NAME_STREAM || (r.err == KSUM_ENOTREG && !e->n.walked)) {
         file_result_free(&r);
         progress_show(p->pg, e->n.path, &e->progress);
         r = hash_here(self, e->n.path, &e->progress);

@@ -51,6 +51,7 @@ int input_init(input *in, int read_ahead)
 {
     in->read_ahead = read_ahead;
     in->regular_only = 0;
+    in->nofollow = 0;
     in->progress = NULL;
     in->size = read_ahead ? INPUT_SIZE_READ_AHEAD : INPUT_SIZE;
     for (int i = 0; i < INPUT_BUFFERS; i++)
@@ -229,7 +230,8 @@ int hash_path_all(hasher *hs, size_t n, const char *path, input *in,
         return hash_fd(hs, n, STDIN_FILENO, in, sums);
     }
     /* O_NONBLOCK: opening a FIFO named by a check file must not wait. */
-    fd = open(path, O_RDONLY | O_NOCTTY | (in->regular_only ? O_NONBLOCK : 0));
+    fd = open(path, O_RDONLY | O_NOCTTY | (in->regular_only ? O_NONBLOCK : 0) |
+                        (in->nofollow ? O_NOFOLLOW : 0));
     if (fd < 0)
         return errno;
     if (fstat(fd, &before) != 0)

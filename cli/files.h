@@ -30,6 +30,7 @@ typedef struct input {
     size_t size;
     int read_ahead;
     int regular_only;   /* check mode: refuse devices, FIFOs, directories */
+    int nofollow;       /* refuse a symbolic link (a file met in a walk) */
     file_progress *progress;  /* the file being read, or NULL */
 } input;
 

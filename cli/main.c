@@ -80,6 +80,9 @@ static int hash_one(const options *o, hasher_set *s, input *in, named *n,
     int err = 0;
 
     if (n->kind == NAME_FILE || n->kind == NAME_STREAM) {
+        /* A file met in the walk must still be one when opened. */
+        in->regular_only = n->walked;
+        in->nofollow = n->nofollow;
         progress_show(pg, n->path, in->progress);
         err = hash_path_all(s->hs, s->n, n->path, in, s->sums);
     }

@@ -86,14 +86,14 @@ static void finish(turns *t, in_flight *f, const turns_source *src)
 }
 
 /* Starts a file in f; 0 when it failed at once (its result published). */
-static int start(turns *t, in_flight *f, const char *path,
+static int start(turns *t, in_flight *f, const char *path, int nofollow,
                  const turns_source *src)
 {
     memset(&f->r, 0, sizeof f->r);
     f->ended = 0;
     /* O_NONBLOCK: something that is no longer a regular file must not
      * block here; the printing thread reads those. */
-    f->fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK);
+    f->fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | (nofollow ? O_NOFOLLOW : 0));
     if (f->fd < 0)
         f->r.err = errno;
     else if (fstat(f->fd, &f->before) != 0)
@@ -124,16 +124,17 @@ static size_t fill(turns *t, const turns_source *src, size_t active)
     for (size_t j = 0; j < t->nslots; j++) {
         in_flight *f = &t->f[j];
         const char *path;
+        int nofollow;
         while (!f->active) {
             int wait = active == 0;
             if (wait && !t->hungry) {
                 src->starving(src->ctx);
                 t->hungry = 1;
             }
-            if (!src->take(src->ctx, wait, &f->index, &path, &f->progress))
+            if (!src->take(src->ctx, wait, &f->index, &path, &nofollow, &f->progress))
                 break;
             t->hungry &= !wait;
-            f->active = start(t, f, path, src);
+            f->active = start(t, f, path, nofollow, src);
             active += f->active;
         }
     }

@@ -34,13 +34,13 @@ void file_result_free(file_result *r);
 
 /* Where the files come from and their results go (the pool). */
 typedef struct turns_source {
-    /* The next file: its path, its index (for publish) and where its
-     * progress goes (may be NULL).  With wait (nothing in flight) it
+    /* The next file: its path, its index (for publish), whether a
+     * symbolic link is refused, and where its progress goes (may be NULL).  With wait (nothing in flight) it
      * waits for one; without, it returns 0 at once when none is ready or
      * another worker is waiting for one.  0 too when there are no more or
      * output stopped. */
     int (*take)(void *ctx, int wait, size_t *index, const char **path,
-                file_progress **progress);
+                int *nofollow, file_progress **progress);
     /* File index's result (r's memory becomes the pool's). */
     void (*publish)(void *ctx, size_t index, file_result *r);
     /* Output failed: drop everything in flight. */

@@ -214,6 +214,8 @@ static int classify(name_source *s, char *path, unsigned char type, named *n)
     case DT_REG:
         n->kind = NAME_FILE;
         n->path = path;
+        n->walked = 1;
+        n->nofollow = !deref;
         return 1;
     case DT_DIR:
         return enter(s, path, deref, n);

@@ -27,6 +27,10 @@ typedef struct named {
     int err;                /* NAME_ERROR, NAME_WARNING: errno or KSUM_E* */
     unsigned long line;     /* an error of the list's line `line`; else 0 */
     const char *what;       /* with line: what was wrong with it */
+    /* A file met in the walk, not named by the user: it must still be a
+     * regular file when opened (anything else is an error, never read),
+     * and, without -L, not a symbolic link (nofollow). */
+    int walked, nofollow;
 } named;
 
 typedef struct name_source name_source;
