@@ -92,7 +92,7 @@ static int start(turns *t, in_flight *f, const char *path, int nofollow,
     memset(&f->r, 0, sizeof f->r);
     f->ended = 0;
     /* O_NONBLOCK: something that is no longer a regular file must not
-     * block here; the printing thread reads those. */
+     * block here (the pool decides what becomes of it). */
     f->fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | (nofollow ? O_NOFOLLOW : 0));
     if (f->fd < 0)
         f->r.err = errno;
@@ -183,7 +183,6 @@ void turns_run(turns *t, const turns_source *src)
                 finish(t, &t->f[j], src);
                 active--;
             }
-
         if (src->stopped(src->ctx)) {
             drop_all(t);
             return;
