@@ -157,3 +157,15 @@ def test_several_on_a_pipe_with_threads(files):
     assert out[2:4] == [f"SHA3-256 (-) = {hashlib.sha3_256(b'abc').hexdigest()}",
                         f"SHA3-384 (-) = {hashlib.sha3_384(b'abc').hexdigest()}"]
     assert len(out) == 6
+
+
+@pytest.mark.parametrize("form", [[], ["--base64"], ["-b"]])
+def test_roundtrip_with_lengths_and_forms(files, form):
+    """Tagged lines carry each algorithm's length; ksum -c needs no option."""
+    args = ["--shake128", "--shake256", "--sha3-384", "--kt256", "-n", "20"] + form
+    code, sums, err = run(args + ["a", "b", "c"], cwd=files)
+    assert code == 0, err
+    (files / "S").write_bytes(sums)
+    code, out, err = run(["-c", "S"], cwd=files)
+    assert code == 0, err
+    assert out.decode() == "a: OK\n" * 4 + "b: OK\n" * 4 + "c: OK\n" * 4
