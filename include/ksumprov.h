@@ -98,6 +98,12 @@ extern "C" {
  * one per worker thread); contexts of one group may be used on different
  * threads (each update then takes the group's lock).
  *
+ * Why a named group: EVP has no call that takes several contexts, and a
+ * provider cannot see another EVP_MD_CTX, so the contexts must be told
+ * whom to absorb with.  An explicit id keeps it opt-in (an application
+ * that never sets it runs exactly the code it ran before), needs no
+ * thread-local or global state, and lets one thread drive several groups.
+ *
  * A context in a group copies its input into a buffer of
  * KSUMPROV_BATCH_PENDING bytes, allocated when it joins.  When an update
  * does not fit, and when the output is asked for, it absorbs all it holds,
