@@ -45,7 +45,7 @@ ksum_ctx *ksum_ctx_new(const ksum_provctx *prov, const ksum_alg *alg)
     c->alg = alg;
     c->prov = prov;
     c->phase = PHASE_NEW;
-    settings_default(&c->set, alg);
+    settings_default(&c->set, alg, prov);
     return c;
 }
 
@@ -56,8 +56,11 @@ void ksum_ctx_free(ksum_ctx *c)
     batch_leave(c->batch);
     settings_free(&c->set);
     worker_pool_free(c->pool);
-    /* The state may hold what was hashed, or a KMAC key's trace. */
-    OPENSSL_clear_free(c, ctx_size(c->alg));
+    /* The state may hold what was hashed, or a KMAC key's trace; the rest
+     * holds no secret (the strings were wiped above), and EVP frees a
+     * context per message: wipe the state only. */
+    OPENSSL_cleanse(c->state, ops_of(c)->state_size);
+    OPENSSL_free(c);
 }
 
 /* Gives a started tree mode its threads.  The pool is made on first use
@@ -207,6 +210,12 @@ int ksum_ctx_set_params(ksum_ctx *c, const OSSL_PARAM params[])
 {
     settings next;
 
+    /* Nothing to set (every init of a digest without parameters): a short
+     * way, as EVP makes one per message. */
+    if ((params == NULL || params->key == NULL) && c->set.batch == group_of(c)) {
+        attach_workers(c);
+        return 1;
+    }
     if (!settings_read(c->prov, c->alg, c->phase, &c->set, params, &next))
         return 0;
     /* The group c is in, not the setting, which a reset init clears.  Only
@@ -240,9 +249,10 @@ int ksum_ctx_init(ksum_ctx *c, int reset, const OSSL_PARAM params[])
      * context leaves its group in set_params, unless params name it. */
     if (c->batch != NULL)
         batch_discard(c->batch);
-    if (reset) {
+    /* A new context has its defaults (OpenSSL 3.0 makes one per init). */
+    if (reset && c->phase != PHASE_NEW) {
         settings_free(&c->set);
-        settings_default(&c->set, c->alg);
+        settings_default(&c->set, c->alg, c->prov);
     }
     c->phase = PHASE_FRESH;
     return ksum_ctx_set_params(c, params);

@@ -259,6 +259,16 @@ static int applies(const rule *r, const ksum_alg *alg)
 }
 
 
+/* The rule of a key the algorithm takes; NULL for any other key. */
+static const rule *rule_for(const char *key, const ksum_alg *alg)
+{
+    for (size_t i = 0; i < RULES; i++)
+        if (key[0] == rules[i].key[0] && applies(&rules[i], alg) &&
+            strcmp(key, rules[i].key) == 0)
+            return &rules[i];
+    return NULL;
+}
+
 static int allowed_now(const ksum_provctx *prov, const rule *r,
                        enum phase phase)
 {
@@ -302,18 +312,14 @@ int settings_read(const ksum_provctx *prov, const ksum_alg *alg,
     if (params == NULL)
         return 1;
     for (const OSSL_PARAM *p = params; p->key != NULL; p++) {
+        const rule *r = rule_for(p->key, alg);
         /* A key given twice: the first counts, as OSSL_PARAM_locate finds. */
-        if (OSSL_PARAM_locate_const(params, p->key) != p)
+        if (r == NULL || (p != params && OSSL_PARAM_locate_const(params, p->key) != p))
             continue;
-        for (size_t i = 0; i < RULES; i++) {
-            const rule *r = &rules[i];
-            if (!applies(r, alg) || strcmp(p->key, r->key) != 0)
-                continue;
-            if (!allowed_now(prov, r, phase) || !has_data(prov, p) ||
-                !r->read(prov, p, cur, next)) {
-                settings_discard(cur, next);
-                return 0;
-            }
+        if (!allowed_now(prov, r, phase) || !has_data(prov, p) ||
+            !r->read(prov, p, cur, next)) {
+            settings_discard(cur, next);
+            return 0;
         }
     }
     if ((alg->flags & ALG_KMAC_LIMITS) && !within_kmac_limits(prov, next)) {
@@ -325,10 +331,10 @@ int settings_read(const ksum_provctx *prov, const ksum_alg *alg,
 
 /* ---- settings ---- */
 
-void settings_default(settings *s, const ksum_alg *alg)
+void settings_default(settings *s, const ksum_alg *alg, const ksum_provctx *prov)
 {
     memset(s, 0, sizeof *s);
-    s->outlen = ksum_alg_outlen(alg);
+    s->outlen = prov->outlen[alg->index];
     s->block_size = 8192;
     s->domain = alg->mode->domain;
     s->be = keccak_backend_active();
@@ -440,6 +446,7 @@ static const rule readable[] = {
 int ksum_param_lists_build(ksum_provctx *prov)
 {
     for (unsigned i = 0; i < KSUM_ALG_COUNT; i++) {
+        prov->outlen[i] = ksum_alg_outlen(&ksum_algs[i]);
         prov->settable[i] = list_of(rules, RULES, &ksum_algs[i]);
         prov->gettable[i] = list_of(readable, sizeof readable / sizeof readable[0],
                                     &ksum_algs[i]);

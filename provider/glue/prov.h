@@ -25,6 +25,7 @@ typedef struct ksum_provctx {
     OSSL_FUNC_core_vset_error_fn *vset_error;
     /* Each algorithm's settable and gettable context parameters. */
     OSSL_PARAM *settable[KSUM_ALG_COUNT], *gettable[KSUM_ALG_COUNT];
+    size_t outlen[KSUM_ALG_COUNT];      /* ksum_alg_outlen, once */
     /* The groups of contexts that absorb together (KSUM_PARAM_BATCH). */
     batch_registry *batches;
 } ksum_provctx;
@@ -58,7 +59,8 @@ void ksum_raise(const ksum_provctx *prov, const char *file, int line,
 int ksum_openssl_at_least(unsigned major, unsigned minor);
 
 /* Builds and frees every algorithm's parameter lists, kept in prov because
- * OpenSSL holds on to them; build returns 0 on no memory. */
+ * OpenSSL holds on to them, and notes each default output length; build
+ * returns 0 on no memory. */
 int ksum_param_lists_build(ksum_provctx *prov);
 void ksum_param_lists_free(ksum_provctx *prov);
 

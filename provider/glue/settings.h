@@ -35,7 +35,7 @@ typedef struct settings {
 } settings;
 
 /* The defaults of alg; s must hold no buffers. */
-void settings_default(settings *s, const ksum_alg *alg);
+void settings_default(settings *s, const ksum_alg *alg, const ksum_provctx *prov);
 /* Reads params into next, a copy of cur, checking each against the phase
  * and the algorithm; unknown keys are ignored, as OpenSSL's providers do.
  * On failure raises, frees what it allocated and returns 0. */
