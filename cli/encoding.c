@@ -33,7 +33,7 @@ size_t base64_encode(const uint8_t *in, size_t len, char *out)
     return n;
 }
 
-static int hex_value(char c)
+int hex_value(char c)
 {
     if (c >= '0' && c <= '9')
         return c - '0';

@@ -31,6 +31,8 @@ int base64_decode(const char *text, size_t n, uint8_t *out, size_t *len);
  * when the text is not that. */
 int colon_hex_join(char *text, size_t *n);
 
+/* A hex digit's value (either case), or -1. */
+int hex_value(char c);
 /* Every one of the n characters is a hex digit. */
 int is_hex(const char *text, size_t n);
 

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "encoding.h"
 #include "hasher.h"
 #include "ksumprov.h"
 #include "output.h"
@@ -73,17 +74,6 @@ static int parse_count(const char *what, const char *s, size_t min, size_t max,
     return 1;
 }
 
-static int hex_digit(int c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 static void forget_key(options *o)
 {
     OPENSSL_clear_free(o->key, o->key_len);
@@ -101,14 +91,9 @@ static int parse_key(options *o, const char *s)
         return bad_secret("key", "odd number of hex digits (the key is not shown)");
     if ((o->key = OPENSSL_malloc(n / 2 + 1)) == NULL)
         return bad_secret("key", "out of memory");
-    o->key_len = n / 2;
-    for (size_t i = 0; i < n / 2; i++) {
-        int hi = hex_digit(s[2 * i]), lo = hex_digit(s[2 * i + 1]);
-        if (hi < 0 || lo < 0) {
-            forget_key(o);
-            return bad_secret("key", "not hexadecimal (the key is not shown)");
-        }
-        o->key[i] = (uint8_t)(hi << 4 | lo);
+    if (!hex_decode(s, n, o->key, &o->key_len)) {
+        forget_key(o);
+        return bad_secret("key", "not hexadecimal (the key is not shown)");
     }
     return 1;
 }
@@ -174,7 +159,7 @@ static int parse_domain(options *o, const char *s)
     size_t n = 0;
 
     for (; digits[n] != '\0'; n++) {
-        int d = hex ? hex_digit(digits[n]) : isdigit((unsigned char)digits[n])
+        int d = hex ? hex_value(digits[n]) : isdigit((unsigned char)digits[n])
                                                  ? digits[n] - '0' : -1;
         if (d < 0)
             return bad_value("domain byte", s, "not a number (decimal, or "
