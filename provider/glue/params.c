@@ -114,6 +114,10 @@ static int read_outlen(const ksum_provctx *prov, const OSSL_PARAM *p,
     (void)cur;
     if (!OSSL_PARAM_get_size_t(p, &next->outlen))
         return wrong_type(prov, p, "a non-negative integer");
+    /* SIZE_MAX stands for "no length" in the settings; no output is that
+     * long, so refuse it here rather than forget it at final. */
+    if (next->outlen == SIZE_MAX)
+        return out_of_range(prov, p, "below SIZE_MAX");
     return 1;
 }
 

@@ -554,6 +554,15 @@ static void test_failed_set_changes_nothing(void)
     CHECK(EVP_DigestFinalXOF(sctx, again, 32) &&
               strcmp(hex_of(again, 16), "5881092dd818bf5cf8a3ddb793fbcba7") == 0,
           "a failed get squeezed: %s", hex_of(again, 16));
+    /* xoflen = SIZE_MAX is the provider's "no length": refused as out of
+     * range when set, not accepted and then mistaken for "never set". */
+    size_t huge = SIZE_MAX, got = 0;
+    OSSL_PARAM xmax[] = {OSSL_PARAM_construct_size_t("xoflen", &huge), OSSL_PARAM_construct_end()};
+    OSSL_PARAM xget[] = {OSSL_PARAM_construct_size_t("xoflen", &got), OSSL_PARAM_construct_end()};
+    CHECK(EVP_DigestInit_ex2(sctx, shake, NULL) && !EVP_MD_CTX_set_params(sctx, xmax),
+          "xoflen = SIZE_MAX accepted");
+    CHECK(error_says("out of range"), "xoflen = SIZE_MAX message");
+    CHECK(EVP_MD_CTX_get_params(sctx, xget) && got != SIZE_MAX, "xoflen = SIZE_MAX kept");
     EVP_MD_CTX_free(sctx);
     EVP_MD_free(shake);
 
