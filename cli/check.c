@@ -556,20 +556,6 @@ static int check_one_file(checker *c, const char *path)
     return ok;
 }
 
-/* Standard input named "-", or as /dev/stdin and the like when it is a
- * pipe, a terminal or a device: a stream that a line naming "-" would
- * read from too. */
-static int is_standard_input(const char *path)
-{
-    struct stat named, in;
-
-    if (strcmp(path, "-") == 0)
-        return 1;
-    return stat(path, &named) == 0 && fstat(STDIN_FILENO, &in) == 0 &&
-           !S_ISREG(named.st_mode) && named.st_dev == in.st_dev &&
-           named.st_ino == in.st_ino;
-}
-
 int check_files(const options *o, OSSL_LIB_CTX *lib)
 {
     checker c;

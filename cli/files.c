@@ -205,6 +205,17 @@ int file_unchanged(int fd, const struct stat *before)
            after.st_mtim.tv_nsec == before->st_mtim.tv_nsec;
 }
 
+int is_standard_input(const char *path)
+{
+    struct stat named, in;
+
+    if (strcmp(path, "-") == 0)
+        return 1;
+    return stat(path, &named) == 0 && fstat(STDIN_FILENO, &in) == 0 &&
+           !S_ISREG(named.st_mode) && named.st_dev == in.st_dev &&
+           named.st_ino == in.st_ino;
+}
+
 static int hash_fd(hasher *hs, size_t n, int fd, input *in, uint8_t *const *sums)
 {
     int err;

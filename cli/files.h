@@ -73,6 +73,11 @@ size_t read_full(int fd, uint8_t *buf, size_t size, int *err);
 /* A regular file's size and modification time are what they were. */
 int file_unchanged(int fd, const struct stat *before);
 
+/* path is standard input: "-", or another name of it (/dev/stdin,
+ * /proc/self/fd/0) when it is a pipe, terminal or device, whose bytes a
+ * second reader would take from the first. */
+int is_standard_input(const char *path);
+
 /* "ksum: NAME: reason" on stderr.  For KSUM_EHASH the reason is `why`, or
  * when that is NULL, this thread's OpenSSL errors. */
 void report_error(const char *name, int err, const char *why);

@@ -30,6 +30,7 @@ struct name_source {
     char **operands;        /* without a list */
     line_reader list;       /* with --files-from */
     int have_list, list_is_stdin, list_done;
+    int list_is_dash;       /* named "-": the list is fd 0, not ours to close */
     const char *list_label;
     unsigned long lineno;
     level *stack;
@@ -247,18 +248,6 @@ static int walk_step(name_source *s, named *n)
 
 /* ---- operands and lists ---- */
 
-/* Standard input named otherwise (/dev/stdin on a pipe): it is the list. */
-static int is_standard_input(const char *path)
-{
-    struct stat named_st, in;
-
-    if (strcmp(path, "-") == 0)
-        return 1;
-    return stat(path, &named_st) == 0 && fstat(STDIN_FILENO, &in) == 0 &&
-           !S_ISREG(named_st.st_mode) && named_st.st_dev == in.st_dev &&
-           named_st.st_ino == in.st_ino;
-}
-
 static void list_error(name_source *s, named *n, const char *what, int err)
 {
     error_entry(n, strdup(s->list_label), err);
@@ -399,12 +388,14 @@ name_source *names_open(const options *o)
     if (o->files_from == NULL)
         return s;
     s->have_list = 1;
-    s->list_is_stdin = strcmp(o->files_from, "-") == 0;
-    s->list_label = s->list_is_stdin ? "standard input" : o->files_from;
-    fd = s->list_is_stdin ? STDIN_FILENO : open(o->files_from, O_RDONLY | O_NOCTTY);
+    s->list_is_dash = strcmp(o->files_from, "-") == 0;
+    /* Also /dev/stdin on a pipe: a '-' in the list would read the list. */
+    s->list_is_stdin = is_standard_input(o->files_from);
+    s->list_label = s->list_is_dash ? "standard input" : o->files_from;
+    fd = s->list_is_dash ? STDIN_FILENO : open(o->files_from, O_RDONLY | O_NOCTTY);
     if (fd < 0 || !line_reader_init(&s->list, fd)) {
         report_error(o->files_from, fd < 0 ? errno : ENOMEM, NULL);
-        if (fd >= 0 && !s->list_is_stdin)
+        if (fd >= 0 && !s->list_is_dash)
             close(fd);
         line_reader_free(&s->list);
         free(s);
@@ -422,7 +413,7 @@ void names_close(name_source *s)
         leave(s);
     free(s->stack);
     if (s->have_list) {
-        if (!s->list_is_stdin)
+        if (!s->list_is_dash)
             close(s->list.fd);
         line_reader_free(&s->list);
     }

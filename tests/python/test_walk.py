@@ -239,6 +239,17 @@ def test_files_from_stdin_naming_stdin(tree):
     assert err.splitlines()[0] == "ksum: -: standard input is the list of names being read"
 
 
+@pytest.mark.parametrize("listname", ["/dev/stdin", "/proc/self/fd/0"])
+def test_files_from_stdin_by_another_name(tree, listname):
+    # The list is the pipe on standard input under another name: a '-' in it
+    # must not read the rest of the list as data (and drop those names).
+    names = [b"T/z", b"-"] + [b"T/Z"] * 20000
+    code, out, err = run(["--files-from=" + listname], cwd=tree, input=b"\n".join(names) + b"\n")
+    assert code == 1
+    assert out.decode().splitlines() == [line(tree / n, n) for n in ["T/z"] + ["T/Z"] * 20000]
+    assert err.splitlines() == ["ksum: -: standard input is the list of names being read"]
+
+
 @pytest.mark.parametrize("args,message", [
     (["--files-from=nope"], "ksum: nope: No such file or directory"),
     (["--files-from=T"], "ksum: T: Is a directory"),
