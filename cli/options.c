@@ -114,7 +114,7 @@ static int key_file_error(const char *path, int err)
     char why[256];
 
     snprintf(why, sizeof why, ": %s", strerror(err));
-    return key_file_message("", path, why);
+    return key_file_message("--key-file: ", path, why);
 }
 
 /* Raw key bytes, so a key need not appear in ps or shell history.  Messages
@@ -145,7 +145,7 @@ static int read_key_file(options *o, const char *path)
     }
     close(fd);
     if (o->key_len > (size_t)MAX_KEY_FILE)
-        return key_file_message("", path, ": key file larger than 1 MiB");
+        return key_file_message("--key-file: ", path, ": key file larger than 1 MiB");
     return 1;
 }
 
@@ -250,8 +250,9 @@ static void print_help(void)
            "With an algorithm switch or -a, only lines of that algorithm are checked\n"
            "(a tag of another one makes a line improperly formatted); with several,\n"
            "only tagged lines of those (an untagged line does not say which); without\n"
-           "one, tagged lines choose theirs.  A key needs --kmac128 or --kmac256.  A\n"
-           "line naming - is checked against standard input, unless a check file is it.\n"
+           "one, tagged lines choose theirs.  A key needs --kmac128 or --kmac256 (and\n"
+           "in check mode no unkeyed algorithm beside them).  A line naming - is\n"
+           "checked against standard input, unless a check file is it.\n"
            "Digests may be hex or base64; without -n or -l, a variable-length\n"
            "algorithm is checked at the length of the line's digest (or its tag's\n"
            "-BITS).  Lines of algorithms ksum does not compute are counted as\n"
@@ -592,6 +593,15 @@ static int check_applicable(const options *o)
         usage_hint();
         return 0;
     }
+    /* With a key, check mode verifies keyed lines only: an unkeyed
+     * algorithm beside the KMAC would let its lines pass for keyed ones. */
+    for (size_t i = 0; (o->given & TAKES_KEY) && o->check && i < o->nalgs; i++)
+        if (!(o->facts_of[i].takes & TAKES_KEY)) {
+            fprintf(message_stream(), "ksum: option %s verifies only KMAC lines: "
+                    "%s takes no key\n", o->key_option, o->algs[i]->name);
+            usage_hint();
+            return 0;
+        }
     if (extra == 0 || (o->check && !o->alg_given))
         return 1;
     for (unsigned bit = 1; bit != 0; bit <<= 1)

@@ -348,6 +348,30 @@ def test_invalid_key_is_not_echoed(key):
         assert key[i:i + 4] not in err
 
 
+def test_key_with_an_unkeyed_algorithm_is_refused_in_check_mode(keyed):
+    # A key promises keyed verification: an unkeyed algorithm named beside
+    # the KMAC would let a plain SHA3 line pass for a KMAC-protected file.
+    (keyed / "l2").write_bytes(run(["--tag", "good"], cwd=keyed)[1])
+    for algs in (["--kmac256", "--sha3-256"], ["-a", "KMAC256,SHA3-256"],
+                 ["--sha3-256", "--kmac128"]):
+        code, out, err = run(algs + ["-k", "00112233", "-c", "l2"], cwd=keyed)
+        assert code == 1 and out == b"", algs
+        assert err.splitlines()[0] == ("ksum: option --key verifies only KMAC lines: "
+                                       "SHA3-256 takes no key"), (algs, err)
+        assert "00112233" not in err
+    # Hashing with both stays allowed: each line says what it is.
+    code, out, err = run(["--kmac256", "--sha3-256", "-k", "00112233", "good"], cwd=keyed)
+    assert code == 0 and err == "" and len(out.splitlines()) == 2
+
+
+def test_key_file_errors_name_the_option(tmp_path):
+    (tmp_path / "d").mkdir()
+    for path, why in (("nope", "No such file or directory"), ("d", "Is a directory")):
+        code, out, err = run(["--kmac128", "--key-file", path, "/dev/null"], cwd=tmp_path)
+        assert code == 1 and out == b""
+        assert err.splitlines() == [f"ksum: --key-file: {path}: {why}"]
+
+
 def test_key_file_errors_do_not_show_the_key(tmp_path):
     big = tmp_path / "bigkey"
     big.write_bytes(b"SECRET" * (MiB // 6 + 10))
