@@ -17,7 +17,7 @@ def source_files():
         if not base.is_dir():
             continue
         for dirpath, dirnames, names in os.walk(base):
-            dirnames[:] = [n for n in dirnames if n not in ("corpus", "__pycache__")]
+            dirnames[:] = [n for n in dirnames if n not in ("corpus", "__pycache__", ".pytest_cache")]
             for n in names:
                 p = pathlib.Path(dirpath) / n
                 if p.suffix in SUFFIXES and not n.startswith("."):
