@@ -418,6 +418,13 @@ static int forms_agree(options *o)
                              : o->no_names ? "--no-names" : NULL) != NULL)
         return usage_error("the %s option is meaningless when verifying checksums",
                            other);
+    /* As coreutils: a check file is read by lines whatever -z says, and
+     * its '*' marks say binary; accepting the options would mislead. */
+    if (o->check && (o->binary || o->text_given))
+        return usage_error("the --binary and --text options are meaningless when "
+                           "verifying checksums");
+    if (o->check && o->zero)
+        return usage_error("the --zero option is not supported when verifying checksums");
     if (o->raw && (other = form_besides(o, 1)) != NULL)
         return usage_error("--raw and %s are mutually exclusive", other);
     if (o->no_names && (other = form_besides(o, 0)) != NULL)
@@ -746,7 +753,7 @@ static int parse_one(options *o, int c, const char *arg)
         o->threads = (unsigned)v;
         return 1;
     case 'b': o->binary = 1; return 1;
-    case 't': o->binary = 0; return 1;
+    case 't': o->binary = 0; o->text_given = 1; return 1;
     case OPT_TAG: o->tag = 1; o->untagged = 0; return 1;
     case 'z': o->zero = 1; return 1;
     case 'c': o->check = 1; return 1;

@@ -45,6 +45,7 @@ typedef struct options {
     const char *block_text, *domain_text;  /* as given, for messages */
     unsigned threads;        /* --threads; 0: all CPUs */
     int binary, tag, zero;
+    int text_given;         /* -t: only to refuse it with --check */
     int check, quiet, status, strict, warn, ignore_missing;
     char **files;            /* NULL-terminated; "-" when none were given */
     /* Directories and name lists (issue 12, item 5), progress (item 6). */

@@ -491,6 +491,9 @@ def test_ambiguous_abbreviation_is_an_error(files, option):
     (["-c", "--base64"], "the --base64 option is meaningless when verifying checksums"),
     (["-c", "--raw"], "the --raw option is meaningless when verifying checksums"),
     (["-c", "--no-names"], "the --no-names option is meaningless when verifying checksums"),
+    (["-c", "-b"], "the --binary and --text options are meaningless when verifying checksums"),
+    (["-c", "-t"], "the --binary and --text options are meaningless when verifying checksums"),
+    (["-c", "-z"], "the --zero option is not supported when verifying checksums"),
 ])
 def test_bad_forms_and_lengths(files, args, message):
     one_error(*run(args + ["abc"], cwd=files), f"ksum: {message}")

@@ -130,14 +130,17 @@ def test_roundtrip_and_check_with_several_switches(files):
     code, sums, _ = run(["--sha3-256", "--k12", "--kmac128", "-k", "00", "a", "b"], cwd=files)
     assert code == 0
     (files / "S").write_bytes(sums + f"{hashlib.sha3_256(b'abc').hexdigest()}  a\n".encode())
-    # without a switch: every tagged line with its algorithm, the untagged one SHA3-256;
-    # the key needs the KMAC switch
+    # a key verifies KMAC lines only: not beside unkeyed switches (SECURITY.md rule 3)
     code, out, err = run(["-c", "S", "--kmac128", "-k", "00", "--sha3-256", "--k12"],
                          cwd=files)
+    assert code == 1 and out == b""
+    assert err.startswith("ksum: option --key verifies only KMAC lines: SHA3-256 takes no key")
+    # one switch: its tagged lines, and the untagged line taken as KMAC128 (wrong)
+    code, out, err = run(["-c", "S", "--kmac128", "-k", "00"], cwd=files)
+    assert code == 1
+    assert out.decode() == "a: OK\nb: OK\na: FAILED\n"
+    assert "4 lines are improperly formatted" in err
     # several switches: their tagged lines; the untagged line does not say which
-    assert code == 0, err
-    assert out.decode() == "a: OK\n" * 3 + "b: OK\n" * 3
-    assert "1 line is improperly formatted" in err
     code, out, err = run(["-c", "-w", "S", "--sha3-256", "--k12"], cwd=files)
     assert out.decode() == "a: OK\na: OK\nb: OK\nb: OK\n"
     assert err.splitlines() == ["ksum: S: 3: improperly formatted checksum line",
