@@ -688,6 +688,27 @@ static int values_accepted(const options *o, OSSL_LIB_CTX *lib)
     return 1;
 }
 
+/* In check mode without a switch the lines choose the algorithm; a value
+ * is still judged at the start, by the first algorithm that takes it, so
+ * that a bad one is one usage error and not a failure on every line. */
+static int values_accepted_unswitched(const options *o, OSSL_LIB_CTX *lib)
+{
+    algorithm_facts f;
+    unsigned left = o->given & (TAKES_DOMAIN | TAKES_BLOCK);
+
+    for (size_t i = 0; left != 0 && i < algorithm_count; i++) {
+        if (!algorithm_describe(lib, &algorithms[i], &f))
+            return 0;
+        f.takes &= left;
+        if (f.takes == 0)
+            continue;
+        left &= ~f.takes;
+        if (!values_accepted_by(o, lib, &algorithms[i], &f))
+            return 0;
+    }
+    return 1;
+}
+
 int options_resolve(options *o, OSSL_LIB_CTX *lib)
 {
     o->nalgs = 0;
@@ -710,8 +731,9 @@ int options_resolve(options *o, OSSL_LIB_CTX *lib)
     if (!check_applicable(o) || !raw_has_one_sum(o) || !check_several(o) ||
         !check_walk_algorithm(o))
         return 0;
-    /* In check mode without a switch, the lines choose the algorithm. */
-    return (o->check && !o->alg_given) || values_accepted(o, lib);
+    if (o->check && !o->alg_given)
+        return values_accepted_unswitched(o, lib);
+    return values_accepted(o, lib);
 }
 
 /* The options of the blocks above; getopt's errors. */

@@ -338,6 +338,24 @@ def test_domain_errors_are_one_line(tmp_path, value):
     assert lines[1:] == ["Try 'ksum --help' for more information."]
 
 
+@pytest.mark.parametrize("option,value,what", [("--domain", "0x80", "domain byte"),
+                                                ("-B", "0", "block size")])
+def test_bad_values_in_check_mode_without_a_switch(tmp_path, option, value, what):
+    # The lines choose the algorithm, but a bad value is still one usage
+    # error at the start, not a "could not be read" on every line (or
+    # nothing at all when no line takes it).
+    (tmp_path / "f").write_bytes(b"abc")
+    (tmp_path / "ts").write_bytes(run(["--turboshake128", "--tag", "f"], cwd=tmp_path)[1] +
+                                  run(["--parallelhash128", "--tag", "f"], cwd=tmp_path)[1])
+    (tmp_path / "plain").write_bytes(run(["f"], cwd=tmp_path)[1])
+    for sums in ("ts", "plain"):
+        code, out, err = run(["-c", option, value, sums], cwd=tmp_path)
+        assert code == 1 and out == b"", err
+        lines = err.splitlines()
+        assert lines[0].startswith(f"ksum: invalid {what} '{value}': "), err
+        assert lines[1:] == ["Try 'ksum --help' for more information."]
+
+
 @pytest.mark.parametrize("key", ["0123456789abcdefXY", "0123456789abcdef0", "c0ffee\x1b[2J",
                                  "deadbeefcafe babe"])
 def test_invalid_key_is_not_echoed(key):
