@@ -115,10 +115,14 @@ static int parse_untagged(char *line, size_t len, check_line *out)
 
 int check_parse_line(char *line, size_t len, check_line *out)
 {
-    int escaped = len > 0 && line[0] == '\\';
+    int escaped;
 
     if (memchr(line, '\0', len) != NULL)
         return 0;
+    /* As coreutils: blanks before a line (indented lists) are not part of it. */
+    while (len > 0 && (line[0] == ' ' || line[0] == '\t'))
+        line++, len--;
+    escaped = len > 0 && line[0] == '\\';
     if (escaped)
         line++, len--;
     if (!parse_tagged(line, len, out) && !parse_untagged(line, len, out))

@@ -273,6 +273,19 @@ def test_cksum_base64_lines(files):
     assert run(["--shake128", "-c", "sums"], cwd=files)[:2] == (0, b"abc: OK\n")
 
 
+def test_leading_blanks_are_skipped_as_coreutils_does(files):
+    """sha256sum -c skips spaces and tabs before a line (and before its
+    backslash); a line of blanks alone stays improperly formatted."""
+    lines = (f"  {SHA3_ABC}  abc\n\t{SHA3_ABC} *abc\n \t SHA3-256 (abc) = {SHA3_ABC}\n"
+             f"  \\{SHA3_ABC}  abc\n")
+    (files / "sums").write_text(lines)
+    assert run(["-c", "--strict", "sums"], cwd=files)[:2] == (0, b"abc: OK\n" * 4)
+    (files / "sums").write_text(f"{SHA3_ABC}  abc\n   \n")
+    code, out, err = run(["-c", "-w", "sums"], cwd=files)
+    assert (code, out) == (0, b"abc: OK\n")
+    assert err.splitlines()[0] == "ksum: sums: 2: improperly formatted checksum line"
+
+
 @pytest.mark.parametrize("digest", [
     b64(SHA3_ABC)[:-1],                     # padding missing
     b64(SHA3_ABC) + "=",                    # too much padding
