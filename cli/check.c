@@ -147,6 +147,7 @@ typedef struct checker {
     int *opened;
     input in;
     int stdin_is_list;      /* a check file is standard input: '-' is refused */
+    int stdin_is_tty;       /* so is a terminal: a list must not wait on the user */
     int stopped;            /* standard output failed: stop at once */
     struct {                /* the last tag resolved, for lists of one kind */
         char text[CHECK_TAG_MAX + 1];
@@ -208,12 +209,14 @@ static int bytes_equal_streamed(const uint8_t *want, hasher *h, int *equal)
     return 1;
 }
 
-/* Standard input would be the rest of a check file. */
-static int reads_the_list(const checker *c, const entry *e)
+/* Why the line may not read standard input: it would be the rest of a
+ * check file, or the terminal (a list would leave ksum waiting on the
+ * user); 0 when it may, or names no '-'. */
+static int stdin_refused(const checker *c, const entry *e)
 {
-    for (size_t i = 0; c->stdin_is_list && i < e->n; i++)
+    for (size_t i = 0; i < e->n; i++)
         if (strcmp(e->names[i], "-") == 0)
-            return 1;
+            return c->stdin_is_list ? KSUM_ESTDIN : c->stdin_is_tty ? KSUM_ETTY : 0;
     return 0;
 }
 
@@ -226,8 +229,8 @@ static int compare_file(checker *c, const entry *e, hasher *h, int *equal,
     uint8_t *sum;
 
     *failed = e->names[0];
-    if (reads_the_list(c, e))
-        return KSUM_ESTDIN;
+    if ((err = stdin_refused(c, e)) != 0)
+        return err;
     if ((sum = OPENSSL_malloc(stream ? 1 : h->size)) == NULL)
         return ENOMEM;
     if (h->facts.takes & TAKES_ELEMENTS)
@@ -582,6 +585,7 @@ int check_files(const options *o, OSSL_LIB_CTX *lib)
     c.in.regular_only = 1;
     for (char **f = o->files; *f != NULL; f++)
         c.stdin_is_list |= is_standard_input(*f);
+    c.stdin_is_tty = isatty(STDIN_FILENO);
     for (char **f = o->files; *f != NULL && !c.stopped; f++)
         ok &= check_one_file(&c, *f);
     for (size_t i = 0; i < algorithm_count; i++)

@@ -270,6 +270,7 @@ static const char *error_text(int err)
     case KSUM_ECHANGED: return "file changed while it was read";
     case KSUM_ENOTREG: return "not a regular file";
     case KSUM_ESTDIN: return "standard input is the checksum list being read";
+    case KSUM_ETTY: return "standard input is a terminal";
     case KSUM_ETAB: return "a name with a tab cannot be joined to others with -z";
     case KSUM_ELOOP: return "file system loop: not followed";
     case KSUM_ESPECIAL: return "not a regular file: skipped";

@@ -171,6 +171,23 @@ def test_dash_in_a_list_from_a_file_reads_stdin(tmp_path):
     assert code == 0 and out == b"-: OK\n-: OK\n", err
 
 
+def test_dash_in_a_list_with_stdin_a_terminal_is_failed(tmp_path):
+    # A hostile list must not leave ksum waiting on the user's terminal.
+    import pty
+    (tmp_path / "sums").write_text(f"{sha3(b'')}  -\n{sha3(b'data')}  f\n")
+    (tmp_path / "f").write_bytes(b"data")
+    master, slave = pty.openpty()
+    try:
+        p = subprocess.run([KSUM, "-c", "sums"], stdin=slave, cwd=tmp_path,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=20)
+    finally:
+        os.close(slave)
+        os.close(master)
+    assert p.returncode == 1
+    assert p.stdout == b"-: FAILED open or read\nf: OK\n"
+    assert p.stderr.decode().splitlines()[0] == "ksum: -: standard input is a terminal"
+
+
 # ---- 4. lines that cannot be read ----
 
 @no_sanitizer
