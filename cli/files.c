@@ -271,6 +271,7 @@ static const char *error_text(int err)
     case KSUM_ENOTREG: return "not a regular file";
     case KSUM_ESTDIN: return "standard input is the checksum list being read";
     case KSUM_ETTY: return "standard input is a terminal";
+    case KSUM_ESPILL: return "a stream over 32 MiB needs a temporary file (TMPDIR or /tmp): cannot write one";
     case KSUM_ETAB: return "a name with a tab cannot be joined to others with -z";
     case KSUM_ELOOP: return "file system loop: not followed";
     case KSUM_ESPECIAL: return "not a regular file: skipped";

@@ -50,6 +50,7 @@ void input_free(input *in);
 #define KSUM_ESTDIN (-5)    /* '-' named while standard input is a check file */
 #define KSUM_ETAB (-6)      /* a tab in a name of a tuple, with -z */
 #define KSUM_ETTY (-7)      /* '-' in a check file while standard input is a terminal */
+#define KSUM_ESPILL (-8)    /* a long stream of a tuple found no temporary file */
 /* The walk (-r) and name lists (--files-from). */
 #define KSUM_ELOOP (-20)        /* a directory that contains itself (-L) */
 #define KSUM_ESPECIAL (-21)     /* a FIFO, device or socket: skipped */

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
+#define _GNU_SOURCE /* O_TMPFILE */
 #include "tuple.h"
 
 #include <errno.h>
@@ -32,33 +33,115 @@ static int regular_element(hasher *h, int fd, uint64_t size, input *in)
     }
 }
 
-/* A stream: its length is known only at its end. */
-static int stream_element(hasher *h, int fd)
-{
-    uint8_t *buf = NULL, *grown;
-    size_t len = 0, cap = 0;
-    int err = 0;
+/* A stream waits in memory up to this, then in a temporary file. */
+#define STREAM_IN_MEMORY ((size_t)32 << 20)
 
+/* Reads fd to its end or until *len reaches limit (*more then says so). */
+static int read_stream(int fd, uint8_t **buf, size_t *len, size_t limit, int *more)
+{
+    size_t cap = 0;
+    uint8_t *grown;
+
+    *more = 0;
     for (;;) {
         ssize_t n;
-        if (len == cap) {
-            cap = cap ? 2 * cap : 1 << 16;
-            if (cap <= len || (grown = realloc(buf, cap)) == NULL) {
-                err = ENOMEM;
-                break;
-            }
-            buf = grown;
+        if (*len == limit) {
+            *more = 1;
+            return 0;
         }
-        n = read(fd, buf + len, cap - len);
+        if (*len == cap) {
+            cap = cap ? 2 * cap : 1 << 16;
+            if ((grown = realloc(*buf, cap)) == NULL)
+                return ENOMEM;
+            *buf = grown;
+        }
+        n = read(fd, *buf + *len, cap - *len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return n < 0 ? errno : 0;
+        *len += (size_t)n;
+    }
+}
+
+/* 1 when all of p was written. */
+static int write_all(int fd, const uint8_t *p, size_t len)
+{
+    while (len > 0) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return 0;
+        p += n;
+        len -= (size_t)n;
+    }
+    return 1;
+}
+
+/* An unnamed file in $TMPDIR (or /tmp), gone when closed; -1 if none. */
+static int temporary_file(void)
+{
+    const char *dir = getenv("TMPDIR");
+    char path[4096];
+    int fd;
+
+    if (dir == NULL || *dir == '\0')
+        dir = "/tmp";
+    fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR))
+        return fd;
+    /* A file system without O_TMPFILE: a named file, unlinked at once. */
+    if (snprintf(path, sizeof path, "%s/ksum-XXXXXX", dir) >= (int)sizeof path) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    if ((fd = mkstemp(path)) >= 0)
+        unlink(path);
+    return fd;
+}
+
+/* The first bytes of a long stream, then the rest of it, into a temporary
+ * file; then that file as a regular element. */
+static int spilled_element(hasher *h, int fd, const uint8_t *head, size_t len, input *in)
+{
+    int tmp = temporary_file(), err;
+    uint64_t total = len;
+
+    if (tmp < 0)
+        return KSUM_ESPILL;
+    err = write_all(tmp, head, len) ? 0 : KSUM_ESPILL;
+    while (err == 0) {
+        ssize_t n = read(fd, in->buf[0], in->size);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
             err = n < 0 ? errno : 0;
             break;
         }
-        len += (size_t)n;
+        if (!write_all(tmp, in->buf[0], (size_t)n))
+            err = KSUM_ESPILL;
+        total += (uint64_t)n;
     }
-    if (err == 0 && (!hasher_announce(h, len) || !hasher_update(h, buf, len)))
+    if (err == 0 && lseek(tmp, 0, SEEK_SET) != 0)
+        err = errno;
+    if (err == 0)
+        err = regular_element(h, tmp, total, in);
+    close(tmp);
+    return err;
+}
+
+/* A stream: its length, which TupleHash needs before its bytes, is known
+ * only at its end. */
+static int stream_element(hasher *h, int fd, input *in)
+{
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    int more, err = read_stream(fd, &buf, &len, STREAM_IN_MEMORY, &more);
+
+    if (err == 0 && more)
+        err = spilled_element(h, fd, buf, len, in);
+    else if (err == 0 && (!hasher_announce(h, len) || !hasher_update(h, buf, len)))
         err = KSUM_EHASH;
     free(buf);
     return err;
@@ -70,7 +153,7 @@ static int element(hasher *h, const char *path, input *in)
     int fd, err;
 
     if (strcmp(path, "-") == 0)
-        return stream_element(h, STDIN_FILENO);
+        return stream_element(h, STDIN_FILENO, in);
     fd = open(path, O_RDONLY | O_NOCTTY | (in->regular_only ? O_NONBLOCK : 0));
     if (fd < 0)
         return errno;
@@ -83,7 +166,7 @@ static int element(hasher *h, const char *path, input *in)
         if (err == 0 && !file_unchanged(fd, &st))
             err = KSUM_ECHANGED;
     } else
-        err = stream_element(h, fd);
+        err = stream_element(h, fd, in);
     close(fd);
     return err;
 }

@@ -58,6 +58,35 @@ def test_no_file_is_standard_input_as_one_element(tree):
     assert out.decode() == tuplehash(256, [b""], 64) + "  -\n"
 
 
+@pytest.mark.skipif(os.environ.get("KSUM_SANITIZED") == "1",
+                    reason="address-space limits do not work under the sanitizers")
+def test_a_long_stream_is_not_held_in_memory(tree):
+    # A stream's length is known at its end only; past a bound it waits in an
+    # unnamed temporary file, so 300 MiB pass under a 400 MB address space.
+    size = 300 << 20
+    big = tree / "big"
+    with open(big, "wb") as f:
+        f.truncate(size)
+        f.seek(size // 2)
+        f.write(b"middle")
+    small = write(tree, "s", b"small")
+    want = run(["--tuplehash128", small, str(big), small], cwd=tree)[1].split()[0]
+    cmd = f"ulimit -v 400000; cat big | TMPDIR=spill {KSUM} --tuplehash128 {small} - {small}"
+    (tree / "spill").mkdir()
+    p = subprocess.run(cmd, shell=True, executable="/bin/bash", cwd=tree,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split()[0] == want
+    assert list((tree / "spill").iterdir()) == []   # nothing left behind
+    # no temporary file: one line that says so, not a wrong digest
+    cmd = f"head -c 40000000 /dev/zero | TMPDIR=/nonexistent {KSUM} --tuplehash128 -"
+    p = subprocess.run(cmd, shell=True, cwd=tree, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=60)
+    assert p.returncode == 1 and p.stdout == b""
+    assert p.stderr.decode().splitlines() == [
+        "ksum: -: a stream over 32 MiB needs a temporary file (TMPDIR or /tmp): cannot write one"]
+
+
 def test_a_stream_among_files(tree):
     a = write(tree, "a", b"first")
     code, out, err = run(["--tuplehash128", a, "-", a], input=b"middle", cwd=tree)
