@@ -6,6 +6,7 @@
  * program needs no openssl.cnf and no module path.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <openssl/err.h>
 #include <openssl/provider.h>
 #include <stdio.h>
@@ -212,6 +213,22 @@ static int hash_files(const options *o, OSSL_LIB_CTX *lib)
     return ok;
 }
 
+/* A closed standard descriptor would be taken by the next open(): a check
+ * file or list opened as descriptor 0 would then be read again by a '-'
+ * line.  /dev/null opened the wrong way round holds each place and fails
+ * as a closed descriptor does (EBADF), so '-' and the messages behave as
+ * sha256sum's do. */
+static void hold_standard_descriptors(void)
+{
+    for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++) {
+        if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+            continue;
+        int held = open("/dev/null", fd == STDIN_FILENO ? O_WRONLY : O_RDONLY);
+        if (held >= 0 && held != fd)
+            close(held);  /* cannot happen: open takes the lowest free one */
+    }
+}
+
 int main(int argc, char **argv)
 {
     options o;
@@ -219,6 +236,7 @@ int main(int argc, char **argv)
     OSSL_PROVIDER *prov = NULL;
     int ok;
 
+    hold_standard_descriptors();
     /* One write per message line, in its place among the output lines. */
     setvbuf(stderr, NULL, _IOLBF, 0);
     if (!options_parse(&o, argc, argv)) {

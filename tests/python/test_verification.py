@@ -188,6 +188,24 @@ def test_dash_in_a_list_with_stdin_a_terminal_is_failed(tmp_path):
     assert p.stderr.decode().splitlines()[0] == "ksum: -: standard input is a terminal"
 
 
+def test_closed_stdin_is_not_the_next_file_opened(tmp_path):
+    # With standard input closed, the check file (or list) would be opened as
+    # descriptor 0 and a '-' line would read the rest of it: a list carrying
+    # the checksum of its own tail passed.  As sha256sum: '-' cannot be read.
+    tail = b"\n" * 70000
+    forged = f"{sha3(tail)}  -\n".encode()
+    forged += b"#" * (65536 - len(forged) - 1) + b"\n" + tail
+    (tmp_path / "forged").write_bytes(forged)
+    p = sh(f"{KSUM} -c forged <&-", cwd=tmp_path)
+    assert p.returncode == 1
+    assert p.stdout == b"-: FAILED open or read\n"
+    assert p.stderr.decode().splitlines()[0] == "ksum: -: Bad file descriptor"
+    (tmp_path / "names").write_bytes(b"-\n" + b"x" * 70000 + b"\n")
+    p = sh(f"{KSUM} --files-from=names <&-", cwd=tmp_path)
+    assert p.returncode == 1 and p.stdout == b""
+    assert p.stderr.decode().splitlines()[0] == "ksum: -: Bad file descriptor"
+
+
 # ---- 4. lines that cannot be read ----
 
 @no_sanitizer
