@@ -36,7 +36,8 @@ static int regular_element(hasher *h, int fd, uint64_t size, input *in)
 /* A stream waits in memory up to this, then in a temporary file. */
 #define STREAM_IN_MEMORY ((size_t)32 << 20)
 
-/* Reads fd to its end or until *len reaches limit (*more then says so). */
+/* Reads fd to its end, or until *len passes limit (*more then says so:
+ * a stream of limit bytes exactly stays in memory). */
 static int read_stream(int fd, uint8_t **buf, size_t *len, size_t limit, int *more)
 {
     size_t cap = 0;
@@ -45,12 +46,12 @@ static int read_stream(int fd, uint8_t **buf, size_t *len, size_t limit, int *mo
     *more = 0;
     for (;;) {
         ssize_t n;
-        if (*len == limit) {
+        if (*len > limit) {
             *more = 1;
             return 0;
         }
         if (*len == cap) {
-            cap = cap ? 2 * cap : 1 << 16;
+            cap = cap == 0 ? 1 << 16 : 2 * cap <= limit ? 2 * cap : limit + 1;
             if ((grown = realloc(*buf, cap)) == NULL)
                 return ENOMEM;
             *buf = grown;

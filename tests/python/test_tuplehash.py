@@ -78,6 +78,12 @@ def test_a_long_stream_is_not_held_in_memory(tree):
     assert p.returncode == 0, p.stderr
     assert p.stdout.split()[0] == want
     assert list((tree / "spill").iterdir()) == []   # nothing left behind
+    # a stream of exactly 32 MiB, or one byte less, stays in memory
+    for size in ((32 << 20) - 1, 32 << 20):
+        cmd = f"head -c {size} big | TMPDIR=/nonexistent {KSUM} --tuplehash128 -"
+        p = subprocess.run(cmd, shell=True, cwd=tree, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, timeout=60)
+        assert p.returncode == 0, (size, p.stderr)
     # no temporary file: one line that says so, not a wrong digest
     cmd = f"head -c 40000000 /dev/zero | TMPDIR=/nonexistent {KSUM} --tuplehash128 -"
     p = subprocess.run(cmd, shell=True, cwd=tree, stdout=subprocess.PIPE,
