@@ -148,6 +148,7 @@ typedef struct checker {
     input in;
     int stdin_is_list;      /* a check file is standard input: '-' is refused */
     int stdin_is_tty;       /* so is a terminal: a list must not wait on the user */
+    unsigned applied;       /* TAKES_* of the algorithms of the lines checked */
     int stopped;            /* standard output failed: stop at once */
     struct {                /* the last tag resolved, for lists of one kind */
         char text[CHECK_TAG_MAX + 1];
@@ -441,6 +442,7 @@ static int check_entry(checker *c, const char *file, unsigned long lineno,
             print_result(c, &e, "FAILED open or read");
     } else {
         h->size = size;     /* the parameters point at it */
+        c->applied |= h->facts.takes;
         verify(c, &e, h, n);
     }
     free(e.names);
@@ -563,6 +565,22 @@ static int check_one_file(checker *c, const char *path)
     return ok;
 }
 
+/* Without a switch the lines choose the algorithm: an option that none
+ * of them took changed nothing, which the user should know. */
+static void warn_unapplied(const checker *c)
+{
+    const unsigned shaping = TAKES_SIZE | TAKES_XOF | TAKES_CUSTOM | TAKES_FUNCTION |
+                             TAKES_BLOCK | TAKES_DOMAIN;
+    unsigned unused = c->o->given & shaping & ~c->applied;
+
+    if (c->o->alg_given || c->o->status || c->applied == 0)
+        return;
+    for (unsigned bit = 1; unused != 0 && bit <= shaping; bit <<= 1)
+        if (unused & bit)
+            fprintf(message_stream(), "ksum: WARNING: option %s applied to no line checked\n",
+                    option_name(c->o, bit));
+}
+
 int check_files(const options *o, OSSL_LIB_CTX *lib)
 {
     checker c;
@@ -588,6 +606,8 @@ int check_files(const options *o, OSSL_LIB_CTX *lib)
     c.stdin_is_tty = isatty(STDIN_FILENO);
     for (char **f = o->files; *f != NULL && !c.stopped; f++)
         ok &= check_one_file(&c, *f);
+    if (!c.stopped)
+        warn_unapplied(&c);
     for (size_t i = 0; i < algorithm_count; i++)
         if (c.opened[i])
             hasher_close(&c.hashers[i]);

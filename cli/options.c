@@ -552,8 +552,7 @@ static int add_named(options *o, OSSL_LIB_CTX *lib, const char *names)
     }
 }
 
-/* The options that set each TAKES_* bit, for messages. */
-static const char *option_name(const options *o, unsigned bit)
+const char *option_name(const options *o, unsigned bit)
 {
     static const struct {
         unsigned bit;

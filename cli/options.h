@@ -63,6 +63,9 @@ typedef struct options {
     const char *size_option; /* "--output-size" or "--length", for messages */
 } options;
 
+/* The option that sets a TAKES_* bit ("--customization"), for messages. */
+const char *option_name(const options *o, unsigned bit);
+
 /* Parses argv; on a usage error prints the message and returns 0 (then
  * options_free is still due).  Exits for --help and --version. */
 int options_parse(options *o, int argc, char **argv);

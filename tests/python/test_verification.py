@@ -391,6 +391,21 @@ def test_bad_values_in_check_mode_without_a_switch(tmp_path, option, value, what
         assert lines[1:] == ["Try 'ksum --help' for more information."]
 
 
+def test_options_no_checked_line_took_are_named(tmp_path):
+    # Without a switch the lines choose the algorithm; an option none of
+    # them takes changed nothing, and the user is told so.
+    (tmp_path / "f").write_bytes(b"abc")
+    (tmp_path / "plain").write_bytes(run(["f"], cwd=tmp_path)[1])
+    code, out, err = run(["-c", "-C", "foo", "-x", "plain"], cwd=tmp_path)
+    assert (code, out) == (0, b"f: OK\n")
+    assert err.splitlines() == [
+        "ksum: WARNING: option --xof applied to no line checked",
+        "ksum: WARNING: option --customization applied to no line checked"]
+    assert run(["-c", "--status", "-C", "foo", "plain"], cwd=tmp_path)[1:] == (b"", "")
+    (tmp_path / "k12").write_bytes(run(["--k12", "-C", "foo", "--tag", "f"], cwd=tmp_path)[1])
+    assert run(["-c", "-C", "foo", "k12", "plain"], cwd=tmp_path) == (0, b"f: OK\nf: OK\n", "")
+
+
 @pytest.mark.parametrize("key", ["0123456789abcdefXY", "0123456789abcdef0", "c0ffee\x1b[2J",
                                  "deadbeefcafe babe"])
 def test_invalid_key_is_not_echoed(key):
