@@ -205,6 +205,25 @@ int file_unchanged(int fd, const struct stat *before)
            after.st_mtim.tv_nsec == before->st_mtim.tv_nsec;
 }
 
+int open_named(const char *path, int regular_only, int nofollow, int *fd, struct stat *st)
+{
+    int err = 0;
+
+    *fd = open(path, O_RDONLY | O_NOCTTY | (regular_only ? O_NONBLOCK : 0) |
+                         (nofollow ? O_NOFOLLOW : 0));
+    if (*fd < 0)
+        return errno;
+    if (fstat(*fd, st) != 0)
+        err = errno;
+    else if (regular_only && !S_ISREG(st->st_mode))
+        err = KSUM_ENOTREG;
+    if (err != 0) {
+        close(*fd);
+        *fd = -1;
+    }
+    return err;
+}
+
 int is_standard_input(const char *path)
 {
     struct stat named, in;
@@ -240,19 +259,11 @@ int hash_path_all(hasher *hs, size_t n, const char *path, input *in,
         file_progress_start(in->progress, NULL);
         return hash_fd(hs, n, STDIN_FILENO, in, sums);
     }
-    /* O_NONBLOCK: opening a FIFO named by a check file must not wait. */
-    fd = open(path, O_RDONLY | O_NOCTTY | (in->regular_only ? O_NONBLOCK : 0) |
-                        (in->nofollow ? O_NOFOLLOW : 0));
-    if (fd < 0)
-        return errno;
-    if (fstat(fd, &before) != 0)
-        err = errno;
-    else if (in->regular_only && !S_ISREG(before.st_mode))
-        err = KSUM_ENOTREG;
-    else {
-        file_progress_start(in->progress, &before);
-        err = hash_fd(hs, n, fd, in, sums);
-    }
+    /* regular_only: a FIFO named by a check file must not make the open wait. */
+    if ((err = open_named(path, in->regular_only, in->nofollow, &fd, &before)) != 0)
+        return err;
+    file_progress_start(in->progress, &before);
+    err = hash_fd(hs, n, fd, in, sums);
     if (err == 0 && S_ISREG(before.st_mode) && !file_unchanged(fd, &before))
         err = KSUM_ECHANGED;
     close(fd);

@@ -75,6 +75,13 @@ size_t read_full(int fd, uint8_t *buf, size_t size, int *err);
 /* A regular file's size and modification time are what they were. */
 int file_unchanged(int fd, const struct stat *before);
 
+/* Opens the file at path (not "-") for reading.  With regular_only,
+ * anything but a regular file is KSUM_ENOTREG, and the open does not wait
+ * (O_NONBLOCK: a FIFO without a writer); with nofollow, a symbolic link is
+ * refused.  Returns 0 with *fd open and *st its status, or the errno value
+ * or KSUM_E* code with *fd -1. */
+int open_named(const char *path, int regular_only, int nofollow, int *fd, struct stat *st);
+
 /* path is standard input: "-", or another name of it (/dev/stdin,
  * /proc/self/fd/0) when it is a pipe, terminal or device, whose bytes a
  * second reader would take from the first. */

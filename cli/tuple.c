@@ -155,14 +155,9 @@ static int element(hasher *h, const char *path, input *in)
 
     if (strcmp(path, "-") == 0)
         return stream_element(h, STDIN_FILENO, in);
-    fd = open(path, O_RDONLY | O_NOCTTY | (in->regular_only ? O_NONBLOCK : 0));
-    if (fd < 0)
-        return errno;
-    if (fstat(fd, &st) != 0)
-        err = errno;
-    else if (in->regular_only && !S_ISREG(st.st_mode))
-        err = KSUM_ENOTREG;
-    else if (S_ISREG(st.st_mode)) {
+    if ((err = open_named(path, in->regular_only, 0, &fd, &st)) != 0)
+        return err;
+    if (S_ISREG(st.st_mode)) {
         err = regular_element(h, fd, (uint64_t)st.st_size, in);
         if (err == 0 && !file_unchanged(fd, &st))
             err = KSUM_ECHANGED;

@@ -2,7 +2,6 @@
 #include "turns.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -91,18 +90,12 @@ static int start(turns *t, in_flight *f, const char *path, int nofollow,
 {
     memset(&f->r, 0, sizeof f->r);
     f->ended = 0;
-    /* O_NONBLOCK: something that is no longer a regular file must not
-     * block here (the pool decides what becomes of it). */
-    f->fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | (nofollow ? O_NOFOLLOW : 0));
-    if (f->fd < 0)
-        f->r.err = errno;
-    else if (fstat(f->fd, &f->before) != 0)
-        f->r.err = errno;
-    else if (!S_ISREG(f->before.st_mode))
-        f->r.err = KSUM_ENOTREG;
-    else if ((f->r.sums = malloc(t->sum_bytes)) == NULL)
+    /* Regular files only, opened without waiting: something that is no
+     * longer a regular file goes back to the pool, which decides. */
+    f->r.err = open_named(path, 1, nofollow, &f->fd, &f->before);
+    if (f->r.err == 0 && (f->r.sums = malloc(t->sum_bytes)) == NULL)
         f->r.err = ENOMEM;
-    else
+    if (f->r.err == 0)
         file_progress_start(f->progress, &f->before);
     for (size_t k = 0; f->r.err == 0 && k < t->nalgs; k++)
         if (!hasher_begin(&f->hs[k]))
