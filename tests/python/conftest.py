@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 import os
+import pwd
+import shutil
 import subprocess
 import sys
 
@@ -17,6 +19,19 @@ def run(args, input=None, cwd=None, env=None):
     p = subprocess.run([KSUM] + list(args), input=input, cwd=cwd, env=env,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
     return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
+
+
+def unprivileged():
+    """(command prefix, passwd entry) that run a command as an unprivileged
+    user: nothing when not root, setpriv to nobody when root; skips the
+    test when root has no setpriv."""
+    if os.geteuid() != 0:
+        return [], None
+    if not shutil.which("setpriv"):
+        pytest.skip("running as root without setpriv: cannot test as an unprivileged user")
+    nobody = pwd.getpwnam("nobody")
+    return (["setpriv", f"--reuid={nobody.pw_uid}", f"--regid={nobody.pw_gid}",
+             "--clear-groups"], nobody)
 
 
 def digest_of(args, data):

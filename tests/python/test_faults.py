@@ -5,7 +5,6 @@ output, hostile check files and option values.  Each asserts the message,
 the exit status, and that the other files' lines are still right."""
 import hashlib
 import os
-import pwd
 import shutil
 import signal
 import subprocess
@@ -14,7 +13,7 @@ import time
 
 import pytest
 
-from conftest import BUILD, KSUM, run
+from conftest import BUILD, KSUM, run, unprivileged
 
 SANITIZED = os.environ.get("KSUM_SANITIZED") == "1"
 SHIM = os.path.join(BUILD, "tests", "fault_shim.so")
@@ -143,14 +142,7 @@ def test_permission_denied_as_an_unprivileged_user():
 
 
 def check_permission_denied(tmp_path):
-    if os.geteuid() != 0:
-        user_cmd = []
-    elif shutil.which("setpriv"):
-        nobody = pwd.getpwnam("nobody")
-        user_cmd = ["setpriv", f"--reuid={nobody.pw_uid}", f"--regid={nobody.pw_gid}",
-                    "--clear-groups"]
-    else:
-        pytest.skip("root without setpriv")
+    user_cmd = unprivileged()[0]
     # A directory everyone may enter, with a copy of ksum anyone may run.
     d = tmp_path / "perm"
     d.mkdir()

@@ -8,7 +8,6 @@ time; a relative KSUM_MODULES_DIR is under the prefix; OpenSSL's own prefix
 (through DESTDIR) puts the module in OpenSSL's directory; cpack -G DEB makes
 a package whose unpacked ksum and module work."""
 import os
-import pwd
 import re
 import shutil
 import subprocess
@@ -18,6 +17,7 @@ import pytest
 
 import keccak_ref as ref
 import readme
+from conftest import unprivileged
 
 pytestmark = [
     pytest.mark.skipif(os.environ.get("KSUM_SANITIZED") == "1",
@@ -30,23 +30,12 @@ ROOT = readme.ROOT
 DATA = ref.ptn(20000)
 
 
-def user_prefix_cmd():
-    """The command prefix that runs a command as an unprivileged user."""
-    if os.geteuid() != 0:
-        return [], None
-    if not shutil.which("setpriv"):
-        pytest.skip("running as root without setpriv: cannot test as an unprivileged user")
-    nobody = pwd.getpwnam("nobody")
-    return (["setpriv", f"--reuid={nobody.pw_uid}", f"--regid={nobody.pw_gid}",
-             "--clear-groups"], nobody)
-
-
 class Tree:
     """A temporary directory owned by the unprivileged user, holding a copy
     of the source (src/), the user's home (home/) and build trees."""
 
     def __init__(self):
-        self.sudo, self.user = user_prefix_cmd()
+        self.sudo, self.user = unprivileged()
         self.base = tempfile.mkdtemp(prefix="ksum-install-")
         os.chmod(self.base, 0o755)
         parent = os.path.dirname(self.base)

@@ -8,7 +8,6 @@ reads names one per line, or NUL-separated with -z.  Both keep the
 concurrency (output in order) and bounded memory."""
 import hashlib
 import os
-import pwd
 import shutil
 import subprocess
 import tempfile
@@ -17,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import KSUM, run
+from conftest import KSUM, run, unprivileged
 
 SANITIZED = os.environ.get("KSUM_SANITIZED") == "1"
 
@@ -155,14 +154,7 @@ def test_errors_keep_their_place_in_a_log(links):
 
 
 def test_unreadable_directory_as_an_unprivileged_user():
-    if os.geteuid() != 0:
-        user_cmd = []
-    elif shutil.which("setpriv"):
-        nobody = pwd.getpwnam("nobody")
-        user_cmd = ["setpriv", f"--reuid={nobody.pw_uid}", f"--regid={nobody.pw_gid}",
-                    "--clear-groups"]
-    else:
-        pytest.skip("root without setpriv")
+    user_cmd = unprivileged()[0]
     top = Path(tempfile.mkdtemp(prefix="ksum-walk-", dir="/tmp"))
     try:
         parent = top.parent
