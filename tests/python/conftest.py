@@ -34,6 +34,19 @@ def unprivileged():
              "--clear-groups"], nobody)
 
 
+def build_shim(tmp_path_factory, name, source):
+    """Compiles source into NAME.so for LD_PRELOAD; returns its path.  Skips
+    under the sanitizers (their runtime must come first) or without cc."""
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if os.environ.get("KSUM_SANITIZED") == "1" or cc is None:
+        pytest.skip("no compiler, or a sanitizer runtime must come first")
+    d = tmp_path_factory.mktemp(name)
+    (d / f"{name}.c").write_text(source)
+    subprocess.run([cc, "-shared", "-fPIC", "-o", str(d / f"{name}.so"), str(d / f"{name}.c"),
+                    "-lcrypto", "-ldl"], check=True)
+    return str(d / f"{name}.so")
+
+
 def digest_of(args, data):
     """The hex ksum prints for data given on standard input."""
     code, out, err = run(list(args) + ["-"], input=data)

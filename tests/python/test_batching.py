@@ -14,7 +14,7 @@ import subprocess
 
 import pytest
 
-from conftest import BUILD, KSUM, run
+from conftest import BUILD, KSUM, build_shim, run
 
 MiB = 1 << 20
 SANITIZED = os.environ.get("KSUM_SANITIZED") == "1"
@@ -185,14 +185,7 @@ int EVP_MAC_init(EVP_MAC_CTX *ctx, const unsigned char *key, size_t keylen,
 
 @pytest.fixture(scope="module")
 def init_shim(tmp_path_factory):
-    cc = shutil.which("cc") or shutil.which("gcc")
-    if SANITIZED or cc is None:
-        pytest.skip("no compiler, or a sanitizer runtime must come first")
-    d = tmp_path_factory.mktemp("initshim")
-    (d / "shim.c").write_text(EVP_INIT_SHIM)
-    subprocess.run([cc, "-shared", "-fPIC", "-o", str(d / "shim.so"), str(d / "shim.c"),
-                    "-lcrypto", "-ldl"], check=True)
-    return str(d / "shim.so")
+    return build_shim(tmp_path_factory, "initshim", EVP_INIT_SHIM)
 
 
 def avx2_runs():

@@ -10,13 +10,12 @@ import hashlib
 import os
 import re
 import resource
-import shutil
 import signal
 import subprocess
 
 import pytest
 
-from conftest import BUILD, KSUM, run
+from conftest import BUILD, KSUM, build_shim, run
 
 MiB = 1 << 20
 SANITIZED = os.environ.get("KSUM_SANITIZED") == "1"
@@ -328,14 +327,7 @@ int EVP_DigestUpdate(EVP_MD_CTX *ctx, const void *data, size_t len)
 
 @pytest.fixture(scope="module")
 def evp_shim(tmp_path_factory):
-    cc = shutil.which("cc") or shutil.which("gcc")
-    if SANITIZED or cc is None:
-        pytest.skip("no compiler, or a sanitizer runtime must come first")
-    d = tmp_path_factory.mktemp("shim")
-    (d / "evp_shim.c").write_text(EVP_SHIM)
-    subprocess.run([cc, "-shared", "-fPIC", "-o", str(d / "evp_shim.so"),
-                    str(d / "evp_shim.c"), "-lcrypto", "-ldl"], check=True)
-    return str(d / "evp_shim.so")
+    return build_shim(tmp_path_factory, "evp_shim", EVP_SHIM)
 
 
 @pytest.mark.parametrize("threads", ["1", "2", "4"])
