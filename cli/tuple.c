@@ -148,13 +148,26 @@ static int stream_element(hasher *h, int fd, input *in)
     return err;
 }
 
+/* Standard input: a regular file redirected to it has a known length from
+ * where it stands; anything else is a stream. */
+static int stdin_element(hasher *h, input *in)
+{
+    struct stat st;
+    off_t at;
+
+    if (fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode) &&
+        (at = lseek(STDIN_FILENO, 0, SEEK_CUR)) >= 0 && at <= st.st_size)
+        return regular_element(h, STDIN_FILENO, (uint64_t)(st.st_size - at), in);
+    return stream_element(h, STDIN_FILENO, in);
+}
+
 static int element(hasher *h, const char *path, input *in)
 {
     struct stat st;
     int fd, err;
 
     if (strcmp(path, "-") == 0)
-        return stream_element(h, STDIN_FILENO, in);
+        return stdin_element(h, in);
     if ((err = open_named(path, in->regular_only, 0, &fd, &st)) != 0)
         return err;
     if (S_ISREG(st.st_mode)) {

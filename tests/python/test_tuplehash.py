@@ -84,6 +84,12 @@ def test_a_long_stream_is_not_held_in_memory(tree):
         p = subprocess.run(cmd, shell=True, cwd=tree, stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, timeout=60)
         assert p.returncode == 0, (size, p.stderr)
+    # standard input redirected from a regular file needs no temporary file
+    cmd = f"TMPDIR=/nonexistent {KSUM} --tuplehash128 {small} - {small} < big"
+    p = subprocess.run(cmd, shell=True, cwd=tree, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split()[0] == want
     # no temporary file: one line that says so, not a wrong digest
     cmd = f"head -c 40000000 /dev/zero | TMPDIR=/nonexistent {KSUM} --tuplehash128 -"
     p = subprocess.run(cmd, shell=True, cwd=tree, stdout=subprocess.PIPE,
