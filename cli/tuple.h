@@ -12,9 +12,10 @@
  * the tuple, into sum (or, with sum NULL, leaves the output to
  * hasher_squeeze).  Each element's length is announced before its bytes,
  * so a regular file streams (also one redirected to standard input); a
- * stream of unknown length (a pipe, a terminal) is read to its end first: into memory up to 32 MiB, beyond that
- * into an unnamed temporary file in $TMPDIR (or /tmp).  Returns as hash_path does, with
- * *failed the path that stopped it. */
+ * stream of unknown length (a pipe, a terminal) is read to its end first:
+ * into memory up to 32 MiB, beyond that into an unnamed temporary file in
+ * $TMPDIR (or /tmp).  Returns as hash_path does, with *failed the path
+ * that stopped it. */
 int hash_tuple(hasher *h, char *const *paths, size_t n, input *in, uint8_t *sum,
                const char **failed);
 
