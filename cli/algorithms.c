@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "algorithms.h"
 
+#include <ctype.h>
 #include <openssl/core_names.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
@@ -84,6 +85,36 @@ const algorithm *algorithm_lookup(OSSL_LIB_CTX *lib, const char *name)
     EVP_MD_free(md);
     EVP_MAC_free(mac);
     return found;
+}
+
+/* Where the trailing digits of a name start. */
+static size_t digits_start(const char *name, size_t len)
+{
+    while (len > 0 && isdigit((unsigned char)name[len - 1]))
+        len--;
+    return len;
+}
+
+void algorithm_tag(const algorithm *a, int xof, char *buf)
+{
+    size_t len = strlen(a->name), at = digits_start(a->name, len);
+
+    if (!xof || len + 4 > ALGORITHM_TAG_MAX) {
+        snprintf(buf, ALGORITHM_TAG_MAX, "%s", a->name);
+        return;
+    }
+    snprintf(buf, ALGORITHM_TAG_MAX, "%.*sXOF%s", (int)at, a->name, a->name + at);
+}
+
+int algorithm_xof_base(const char *tag, char *base)
+{
+    size_t len = strlen(tag), at = digits_start(tag, len);
+
+    if (at < 4 || at == len || len >= ALGORITHM_TAG_MAX ||
+        strncasecmp(tag + at - 3, "XOF", 3) != 0)
+        return 0;
+    snprintf(base, ALGORITHM_TAG_MAX, "%.*s%s", (int)(at - 3), tag, tag + at);
+    return 1;
 }
 
 /* The options that send each parameter. */

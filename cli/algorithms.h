@@ -34,6 +34,18 @@ const algorithm *algorithm_find(const char *name);
  * SHAKE-128, KT-128); NULL if ksumprov has no such algorithm. */
 const algorithm *algorithm_lookup(OSSL_LIB_CTX *lib, const char *name);
 
+/* The tag of an algorithm's lines (--tag, and what check mode reads): its
+ * provider name, with "XOF" before the trailing digits for the XOF mode, as
+ * SP 800-185 names those functions (KMACXOF128, PARALLELHASHXOF256); into
+ * buf of ALGORITHM_TAG_MAX bytes. */
+#define ALGORITHM_TAG_MAX 64
+void algorithm_tag(const algorithm *a, int xof, char *buf);
+/* The name within an XOF tag: "KMACXOF128" (any case) gives "KMAC128" in
+ * base (ALGORITHM_TAG_MAX bytes); 0 when tag has no "XOF" right before
+ * its trailing digits.  Whether that algorithm has an XOF mode is the
+ * provider's to say. */
+int algorithm_xof_base(const char *tag, char *base);
+
 /* What an algorithm takes: the options ksum maps to its parameters.
  * Bits of algorithm_facts.takes, from the algorithm's settable
  * parameters. */

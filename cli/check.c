@@ -138,32 +138,45 @@ typedef struct counts {
     unsigned long matched, mismatched, unreadable; /* OK, FAILED, FAILED open or read */
     unsigned long ignored;                         /* missing, with --ignore-missing */
     unsigned long misformatted, lines_unread;
+    unsigned long guessed;  /* of the FAILED, untagged lines checked with the
+                               algorithm ksum chose by default */
 } counts;
 
 typedef struct checker {
     const options *o;
+    options xof_opts;       /* *o with -x: the lines whose tag names an XOF */
     OSSL_LIB_CTX *lib;
-    hasher *hashers;        /* by algorithm, opened on first use */
+    hasher *hashers;        /* by algorithm and XOF mode, opened on first use */
     int *opened;
     input in;
+    int keyed;              /* a key was given: every line must be verified */
     int stdin_is_list;      /* a check file is standard input: '-' is refused */
     int stdin_is_tty;       /* so is a terminal: a list must not wait on the user */
     unsigned applied;       /* TAKES_* of the algorithms of the lines checked */
     int stopped;            /* standard output failed: stop at once */
     struct {                /* the last tag resolved, for lists of one kind */
         char text[CHECK_TAG_MAX + 1];
-        int fate;
+        int fate, xof;
         const algorithm *alg;
         size_t bytes;
     } last;
 } checker;
 
-static hasher *hasher_for(checker *c, const algorithm *alg)
+/* How a line is checked: with which algorithm, in which mode, and at the
+ * length its tag's -BITS says (0: none said). */
+typedef struct line_plan {
+    const algorithm *alg;
+    int xof;
+    size_t tagged;
+    size_t want;    /* the length the line must have, once known (0: any) */
+} line_plan;
+
+static hasher *hasher_for(checker *c, const algorithm *alg, int xof)
 {
-    size_t i = (size_t)(alg - algorithms);   /* alg is in the table */
+    size_t i = (size_t)(alg - algorithms) + (xof ? algorithm_count : 0);
 
     if (!c->opened[i]) {
-        if (!hasher_open(&c->hashers[i], c->lib, alg, c->o))
+        if (!hasher_open(&c->hashers[i], c->lib, alg, xof ? &c->xof_opts : c->o))
             return NULL;
         c->opened[i] = 1;
     }
@@ -175,6 +188,7 @@ typedef struct entry {
     char **names;
     size_t n;
     const uint8_t *want;    /* the digest of the line, h->size bytes */
+    int guessed;            /* untagged, checked with the default algorithm */
 } entry;
 
 static void print_result(checker *c, const entry *e, const char *what)
@@ -266,6 +280,7 @@ static void verify(checker *c, const entry *e, hasher *h, counts *n)
             print_result(c, e, "OK");
     } else {
         n->mismatched++;
+        n->guessed += e->guessed;
         if (!o->status)
             print_result(c, e, "FAILED");
     }
@@ -292,8 +307,14 @@ static int entry_of(check_line *l, int tuple, entry *e)
     return 1;
 }
 
-/* What a line's algorithm makes of it. */
-enum { LINE_CHECKED, LINE_IMPROPER, LINE_UNSUPPORTED };
+/* What a line's algorithm and length make of it: checked, or why not. */
+enum {
+    LINE_CHECKED,
+    LINE_IMPROPER,          /* not a checksum line, or its digest does not fit */
+    LINE_UNSUPPORTED,       /* a tag ksum has no algorithm for */
+    LINE_OTHER_ALGORITHM,   /* a tag of an algorithm (or mode) not asked for */
+    LINE_OTHER_LENGTH,      /* keyed: a length the user did not choose */
+};
 
 /* "-BITS" after a name, as --tag writes a length other than the default:
  * decimal without leading zeros, a whole number of bytes, at most
@@ -312,69 +333,109 @@ static size_t tag_bytes(const char *bits)
     return v % 8 == 0 && v / 8 <= KSUM_MAX_OUTPUT_SIZE ? (size_t)(v / 8) : 0;
 }
 
-/* A tag: any name the provider knows the algorithm by, in any case, maybe
- * followed by "-BITS" (*bytes; 0 without).  LINE_UNSUPPORTED when ksum has
- * no such algorithm, LINE_IMPROPER for a bad length after a known one. */
-static int resolve_tag(checker *c, const char *tag, const algorithm **alg,
-                       size_t *bytes)
+/* A tag's algorithm without its length: any name the provider knows, or
+ * such a name with "XOF" before its digits (KMACXOF128) when the provider
+ * gives that algorithm an XOF mode.  NULL when there is none. */
+static const algorithm *tag_algorithm(checker *c, const char *name, int *xof)
+{
+    char base[ALGORITHM_TAG_MAX];
+    const algorithm *a = algorithm_lookup(c->lib, name);
+    hasher *h;
+
+    *xof = 0;
+    if (a != NULL || !algorithm_xof_base(name, base) ||
+        (a = algorithm_lookup(c->lib, base)) == NULL)
+        return a;
+    h = hasher_for(c, a, 0);
+    *xof = h != NULL && (h->facts.takes & TAKES_XOF);
+    return *xof ? a : NULL;
+}
+
+/* A tag: an algorithm's tag in any case, maybe followed by "-BITS".
+ * LINE_UNSUPPORTED when ksum has no such algorithm, LINE_IMPROPER for a
+ * bad length after a known one. */
+static int resolve_tag(checker *c, const char *tag, line_plan *p)
 {
     char base[CHECK_TAG_MAX + 1];
     const char *dash = strrchr(tag, '-');
     int fate = LINE_CHECKED;
 
     if (strcmp(tag, c->last.text) == 0 && c->last.text[0] != '\0') {
-        *alg = c->last.alg;
-        *bytes = c->last.bytes;
+        p->alg = c->last.alg;
+        p->xof = c->last.xof;
+        p->tagged = c->last.bytes;
         return c->last.fate;
     }
-    *bytes = 0;
-    if ((*alg = algorithm_lookup(c->lib, tag)) == NULL && dash != NULL && dash != tag) {
+    p->tagged = 0;
+    if ((p->alg = tag_algorithm(c, tag, &p->xof)) == NULL && dash != NULL && dash != tag) {
         memcpy(base, tag, (size_t)(dash - tag));
         base[dash - tag] = '\0';
-        if ((*alg = algorithm_lookup(c->lib, base)) != NULL &&
-            (*bytes = tag_bytes(dash + 1)) == 0)
+        if ((p->alg = tag_algorithm(c, base, &p->xof)) != NULL &&
+            (p->tagged = tag_bytes(dash + 1)) == 0)
             fate = LINE_IMPROPER;
     }
-    if (*alg == NULL)
+    if (p->alg == NULL)
         fate = LINE_UNSUPPORTED;
     strcpy(c->last.text, tag);  /* tags are at most CHECK_TAG_MAX long */
     c->last.fate = fate;
-    c->last.alg = *alg;
-    c->last.bytes = *bytes;
+    c->last.alg = p->alg;
+    c->last.xof = p->xof;
+    c->last.bytes = p->tagged;
     return fate;
+}
+
+/* The mode a line's tag names is the one asked for: with -x, a tag of
+ * the fixed-length function (KMAC128) is another function. */
+static int mode_asked(const checker *c, const line_plan *p)
+{
+    hasher *h = hasher_for((checker *)c, p->alg, 0);
+
+    return p->xof || !c->o->xof || h == NULL || !(h->facts.takes & TAKES_XOF);
 }
 
 /* The algorithm a line is checked with: without an algorithm switch, its
  * tag's, or the default; with switches, the one its tag names, and none
- * (an improperly formatted line) for a tag of another algorithm: a check
- * file cannot choose another algorithm, or no key, instead of those asked
- * for.  An untagged line takes the one switch, and is improperly formatted
- * with several: it does not say which. */
-static int line_algorithm(checker *c, const check_line *l, const algorithm **alg,
-                          size_t *bytes)
+ * for a tag of another algorithm: a check file cannot choose another
+ * algorithm, or no key, instead of those asked for.  An untagged line
+ * takes the one switch, and is improperly formatted with several: it does
+ * not say which. */
+static int line_algorithm(checker *c, const check_line *l, line_plan *p)
 {
     const algorithm *chosen;
     int fate;
 
-    *alg = c->o->alg;
-    *bytes = 0;
+    p->alg = c->o->alg;
+    p->xof = c->o->xof;
+    p->tagged = 0;
     if (l->tag == NULL)
         return c->o->nalgs > 1 ? LINE_IMPROPER : LINE_CHECKED;
-    fate = resolve_tag(c, l->tag, alg, bytes);
-    if (fate == LINE_CHECKED && c->o->alg_given) {
-        chosen = options_chosen(c->o, *alg);
-        if (chosen == NULL)
-            fate = LINE_IMPROPER;
-        else
-            *alg = chosen;
-    }
-    return fate;
+    fate = resolve_tag(c, l->tag, p);
+    if (fate != LINE_CHECKED)
+        return fate;
+    if (!mode_asked(c, p))
+        return LINE_OTHER_ALGORITHM;
+    if (!c->o->alg_given)
+        return LINE_CHECKED;
+    if ((chosen = options_chosen(c->o, p->alg)) == NULL)
+        return LINE_OTHER_ALGORITHM;
+    p->alg = chosen;
+    return LINE_CHECKED;
+}
+
+/* An all-hex digest of another length than 2 * want is hex, not base64
+ * that happens to have want's length: a digest of another algorithm is
+ * an improper line, not a FAILED file.  Base64 of fewer than 12 bytes can
+ * be all hex digits by chance (one in 70 for 3 bytes), while a hex digest
+ * of 8 bytes or less is rare: there, the length decides. */
+static int hex_not_base64(size_t n, size_t want)
+{
+    return want == 0 || n == 2 * want || want >= 12 || n != BASE64_LENGTH(want);
 }
 
 /* The line's digest as bytes, decoded in place, of the length it must have
  * (want), or of its own when want is 0; that length, or 0 when the digest
  * is not hex, base64 or OpenSSL's colon-separated hex of such a length.  A
- * digest that reads as hex is hex. */
+ * digest of hex digits is hex (hex_not_base64). */
 static size_t line_digest(check_line *l, size_t want)
 {
     uint8_t *bytes = (uint8_t *)l->digest;
@@ -383,7 +444,7 @@ static size_t line_digest(check_line *l, size_t want)
     if (memchr(l->digest, ':', n) != NULL) {
         if (!colon_hex_join(l->digest, &n) || !hex_decode(l->digest, n, bytes, &len))
             return 0;
-    } else if (n % 2 == 0 && is_hex(l->digest, n) && (want == 0 || n == 2 * want)) {
+    } else if (n % 2 == 0 && is_hex(l->digest, n) && hex_not_base64(n, want)) {
         hex_decode(l->digest, n, bytes, &len);
     } else if (!base64_decode(l->digest, n, bytes, &len)) {
         return 0;
@@ -391,20 +452,30 @@ static size_t line_digest(check_line *l, size_t want)
     return want == 0 || len == want ? len : 0;
 }
 
-/* The output length a line is checked at: the algorithm's fixed size,
- * -n (or -l), the tag's -BITS, or else the length of the line's digest; 0
- * (improperly formatted) when two of them disagree or the digest has
- * another length. */
-static size_t line_size(const options *o, const hasher *h, size_t tagged,
-                        check_line *l)
+/* The output length a line is checked at, into *size: the algorithm's
+ * fixed size, -n (or -l), with a key the default (a list never chooses a
+ * keyed length), the tag's -BITS, or else the length of the line's digest.
+ * Two of them that disagree, or a digest of another length, make the line
+ * improper (LINE_OTHER_LENGTH with a key). */
+static int line_size(const checker *c, const hasher *h, line_plan *p,
+                     check_line *l, size_t *size)
 {
-    size_t want = h->facts.fixed_size;
+    size_t want = h->facts.fixed_size, tagged = p->tagged;
 
-    if (want == 0 && (o->given & TAKES_SIZE))
-        want = o->size;
+    if (want == 0 && (c->o->given & TAKES_SIZE))
+        want = c->o->size;
+    if (want == 0 && c->keyed)
+        want = h->facts.default_size;
+    /* --tag writes -BITS for any length but the default: with a key, a tag
+     * without it says the default (openssl dgst's XOF lines, which omit
+     * the length, have no key). */
+    if (tagged == 0 && c->keyed && l->tag != NULL)
+        tagged = h->facts.default_size;
+    p->want = want;
     if (tagged != 0 && want != 0 && tagged != want)
-        return 0;
-    return line_digest(l, tagged != 0 ? tagged : want);
+        return c->keyed ? LINE_OTHER_LENGTH : LINE_IMPROPER;
+    *size = line_digest(l, tagged != 0 ? tagged : want);
+    return *size != 0 ? LINE_CHECKED : LINE_IMPROPER;
 }
 
 /* "ksum: FILE: LINE: what" */
@@ -418,24 +489,25 @@ static void line_message(const char *file, unsigned long lineno, const char *wha
     fprintf(f, ": %lu: %s%s%s\n", lineno, what, why ? ": " : "", why ? why : "");
 }
 
-/* Verifies a line of a known algorithm; LINE_IMPROPER when its digest
- * does not fit. */
+/* Verifies a line of a known algorithm; another fate when its digest does
+ * not fit. */
 static int check_entry(checker *c, const char *file, unsigned long lineno,
-                       check_line *l, const algorithm *alg, size_t tagged,
-                       counts *n)
+                       check_line *l, line_plan *p, counts *n)
 {
-    hasher *h = hasher_for(c, alg);
-    size_t size = h != NULL ? line_size(c->o, h, tagged, l) : 0;
+    hasher *h = hasher_for(c, p->alg, p->xof);
+    size_t size = 0;
+    int fate = h != NULL ? line_size(c, h, p, l, &size) : LINE_CHECKED;
     entry e;
 
-    if (h != NULL && size == 0)
-        return LINE_IMPROPER;
+    if (fate != LINE_CHECKED)
+        return fate;
     if (!entry_of(l, h != NULL && (h->facts.takes & TAKES_ELEMENTS), &e)) {
         n->lines_unread++;
         if (!c->o->status)
             line_message(file, lineno, "line could not be read", strerror(ENOMEM));
         return LINE_CHECKED;
     }
+    e.guessed = l->tag == NULL && !c->o->alg_given;
     if (h == NULL) {
         n->unreadable++;    /* not verified: never an improper line */
         if (!c->o->status)
@@ -449,12 +521,49 @@ static int check_entry(checker *c, const char *file, unsigned long lineno,
     return LINE_CHECKED;
 }
 
+/* The algorithms asked for, as their lines' tags: "SHA3-256, KMAC128". */
+static void asked_tags(const checker *c, char *buf, size_t size)
+{
+    char tag[ALGORITHM_TAG_MAX];
+
+    buf[0] = '\0';
+    for (size_t i = 0; i < c->o->nalgs; i++) {
+        hasher *h = hasher_for((checker *)c, c->o->algs[i], 0);
+        algorithm_tag(c->o->algs[i], c->o->xof && h != NULL && (h->facts.takes & TAKES_XOF), tag);
+        snprintf(buf + strlen(buf), size - strlen(buf), "%s%s", i > 0 ? ", " : "", tag);
+    }
+}
+
+/* Why a line was not verified, for its message. */
+static void fate_text(const checker *c, const check_line *l, const line_plan *p,
+                      int fate, char *buf, size_t size)
+{
+    char asked[256];
+
+    switch (fate) {
+    case LINE_UNSUPPORTED:
+        snprintf(buf, size, "unsupported algorithm %s", l->tag);
+        break;
+    case LINE_OTHER_ALGORITHM:
+        asked_tags(c, asked, sizeof asked);
+        snprintf(buf, size, "%s line, not checked with %s", l->tag, asked);
+        break;
+    case LINE_OTHER_LENGTH:
+        snprintf(buf, size, "%s line, not checked at %llu bits (a key: only the length "
+                 "chosen with -n or -l, or the default, is verified)", l->tag,
+                 8 * (unsigned long long)p->want);
+        break;
+    default:
+        snprintf(buf, size, "improperly formatted checksum line");
+    }
+}
+
 static void check_line_text(checker *c, const char *file, unsigned long lineno,
                             char *line, size_t len, counts *n)
 {
+    char why[CHECK_TAG_MAX + 320];
     check_line l;
-    const algorithm *alg;
-    size_t tagged;
+    line_plan p;
     int fate = LINE_IMPROPER;
 
     if (len > 0 && line[len - 1] == '\n')
@@ -464,21 +573,17 @@ static void check_line_text(checker *c, const char *file, unsigned long lineno,
     if (len == 0 || line[0] == '#')
         return;
     if (check_parse_line(line, len, &l))
-        fate = line_algorithm(c, &l, &alg, &tagged);
+        fate = line_algorithm(c, &l, &p);
     if (fate == LINE_CHECKED)
-        fate = check_entry(c, file, lineno, &l, alg, tagged, n);
+        fate = check_entry(c, file, lineno, &l, &p, n);
     if (fate == LINE_CHECKED)
         return;
     n->misformatted++;
-    if (!c->o->warn || c->o->status)
+    /* With a key every line counts: the user hears of each one not verified. */
+    if (c->o->status || !(c->o->warn || c->keyed))
         return;
-    if (fate == LINE_UNSUPPORTED) {
-        char what[CHECK_TAG_MAX + 32];
-        snprintf(what, sizeof what, "unsupported algorithm %s", l.tag);
-        line_message(file, lineno, what, NULL);
-    } else {
-        line_message(file, lineno, "improperly formatted checksum line", NULL);
-    }
+    fate_text(c, &l, &p, fate, why, sizeof why);
+    line_message(file, lineno, why, NULL);
 }
 
 static void warn_count(const char *file, unsigned long n, const char *one,
@@ -489,18 +594,43 @@ static void warn_count(const char *file, unsigned long n, const char *one,
                 n == 1 ? one : many);
 }
 
-static int summarize(const options *o, const char *file, const counts *n)
+/* Untagged lines that failed when ksum chose the algorithm: a list of
+ * sha256sum or b3sum is not a list of SHA3-256. */
+static void hint_default(const checker *c, const char *file, const counts *n)
 {
+    char tag[ALGORITHM_TAG_MAX];
+
+    if (n->guessed == 0 || c->o->alg_given || c->o->status)
+        return;
+    algorithm_tag(c->o->alg, 0, tag);
+    fprintf(message_stream(),
+            "ksum: %s: untagged lines were checked as %s, since no algorithm was named; "
+            "name another with -a NAME or its switch (--sha3-512, --k12, ...)\n",
+            file, tag);
+}
+
+static int summarize(const checker *c, const char *file, const counts *n)
+{
+    const options *o = c->o;
     unsigned long verified = n->matched + n->mismatched + n->unreadable;
+    int all_count = o->strict || c->keyed;
 
     if (verified + n->ignored == 0) {
+        if (c->keyed && !o->status)
+            warn_count(file, n->misformatted, "line was not verified",
+                       "lines were not verified");
         fprintf(message_stream(),
                 "ksum: %s: no properly formatted checksum lines found\n", file);
         return 0;
     }
     if (!o->status) {
-        warn_count(file, n->misformatted, "line is improperly formatted",
-                   "lines are improperly formatted");
+        hint_default(c, file, n);
+        if (c->keyed)
+            warn_count(file, n->misformatted, "line was not verified",
+                       "lines were not verified");
+        else
+            warn_count(file, n->misformatted, "line is improperly formatted",
+                       "lines are improperly formatted");
         warn_count(file, n->lines_unread, "line could not be read",
                    "lines could not be read");
         warn_count(file, n->unreadable, "listed file could not be read",
@@ -511,7 +641,7 @@ static int summarize(const options *o, const char *file, const counts *n)
             fprintf(message_stream(), "ksum: %s: no file was verified\n", file);
     }
     return n->mismatched == 0 && n->unreadable == 0 && n->lines_unread == 0 &&
-           !(o->strict && n->misformatted > 0) &&
+           !(all_count && n->misformatted > 0) &&
            !(o->ignore_missing && verified == 0);
 }
 
@@ -558,7 +688,7 @@ static int check_one_file(checker *c, const char *path)
     if (!line_reader_init(&r, fd))
         report_error(path, ENOMEM, NULL);
     else if (check_lines(c, path, label, &r, &n))
-        ok = !c->stopped && summarize(c->o, label, &n);
+        ok = !c->stopped && summarize(c, label, &n);
     line_reader_free(&r);
     if (!is_stdin)
         close(fd);
@@ -589,8 +719,12 @@ int check_files(const options *o, OSSL_LIB_CTX *lib)
     memset(&c, 0, sizeof c);
     c.o = o;
     c.lib = lib;
-    c.hashers = calloc(algorithm_count, sizeof *c.hashers);
-    c.opened = calloc(algorithm_count, sizeof *c.opened);
+    c.xof_opts = *o;
+    c.xof_opts.xof = 1;
+    c.xof_opts.given |= TAKES_XOF;
+    c.keyed = (o->given & TAKES_KEY) != 0;
+    c.hashers = calloc(2 * algorithm_count, sizeof *c.hashers);
+    c.opened = calloc(2 * algorithm_count, sizeof *c.opened);
     if (c.hashers == NULL || c.opened == NULL || !input_init(&c.in, 0)) {
         input_free(&c.in);
         free(c.hashers);
@@ -608,7 +742,7 @@ int check_files(const options *o, OSSL_LIB_CTX *lib)
         ok &= check_one_file(&c, *f);
     if (!c.stopped)
         warn_unapplied(&c);
-    for (size_t i = 0; i < algorithm_count; i++)
+    for (size_t i = 0; i < 2 * algorithm_count; i++)
         if (c.opened[i])
             hasher_close(&c.hashers[i]);
     free(c.hashers);

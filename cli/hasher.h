@@ -30,6 +30,8 @@ typedef struct hasher {
  * default). */
 size_t hasher_output_size(const algorithm_facts *f, const options *o);
 #define hasher_streams(h) ((h)->size > HASHER_STREAM_MIN)
+/* The XOF mode (-x) of an algorithm that has one is on. */
+#define hasher_is_xof(h) (((h)->facts.takes & TAKES_XOF) && (h)->opts->xof)
 
 /* Fetches the algorithm; prints an error and returns 0 on failure. */
 int hasher_open(hasher *h, OSSL_LIB_CTX *lib, const algorithm *alg,

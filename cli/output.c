@@ -181,11 +181,14 @@ void print_names(FILE *f, char *const *names, size_t n, int escape)
     }
 }
 
-/* The provider's name, and as cksum does, "-BITS" for a length other
- * than the default. */
+/* The algorithm's tag (KMACXOF128 in XOF mode), and as cksum does,
+ * "-BITS" for a length other than the default. */
 static void print_tag(const hasher *h, size_t len)
 {
-    fputs(h->alg->name, stdout);
+    char tag[ALGORITHM_TAG_MAX];
+
+    algorithm_tag(h->alg, hasher_is_xof(h), tag);
+    fputs(tag, stdout);
     if (h->facts.fixed_size == 0 && len != h->facts.default_size)
         printf("-%llu", 8 * (unsigned long long)len);
 }

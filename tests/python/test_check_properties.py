@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
 """Property test of check mode: every line of every check file is accounted
 for.  Seeded random check files mix valid, wrong, tagged (with and without a
-length), foreign-algorithm, unsupported-algorithm, hex and base64, '-',
-missing, not-regular, duplicate, huge, CRLF, NUL, garbage, blank and comment
-lines; a small model of the rules (the check-mode rules in
+length), foreign-algorithm, other tools' (SHA-256, BLAKE2b), keyed lines of
+random lengths, unsupported-algorithm, hex and base64, '-', missing,
+not-regular, duplicate, huge, CRLF, NUL, garbage, blank and comment lines; a
+small model of the rules (the check-mode rules in
 SECURITY.md) predicts each line's fate.  From ksum's output (with -w, standard
 error merged into standard output, so the order shows too) the test asserts
 that the output is the predicted one, that the reported kinds plus the silent
@@ -39,6 +40,9 @@ FILES = [f"f{i}" for i in range(5)]
 MISSING = ["m0", "m1"]
 NOT_REGULAR = ["d0"]
 STDIN_AS_LIST = "standard input is the checksum list being read"
+KEYED_RULE = "(a key: only the length chosen with -n or -l, or the default, is verified)"
+HINT = ("untagged lines were checked as SHA3-256, since no algorithm was named; "
+        "name another with -a NAME or its switch (--sha3-512, --k12, ...)")
 # Under the address-space limit ksum runs (it needs less than 40 MiB), a line
 # of SPARSE bytes never fits; it is a hole in the file, so cheap to read.
 LIMIT = 80 * MiB
@@ -74,8 +78,9 @@ def world(tmp_path_factory):
 class Line:
     """One generated line: its bytes and what it means (digest: the bytes
     the line's digest stands for; None when it stands for none)."""
-    def __init__(self, text=b"", tag=None, name=None, digest=None, kind="entry"):
+    def __init__(self, text=b"", tag=None, name=None, digest=None, kind="entry", written=None):
         self.text, self.tag, self.name, self.digest, self.kind = text, tag, name, digest, kind
+        self.written = written or tag   # the tag as written, with its -BITS
 
 
 def value(world, alg, mode, name, stdin_content):
@@ -97,6 +102,8 @@ def entry(rng, world, mode):
     digest = bytearray.fromhex(value(world, alg, mode, name, stdin_content))
     if rng.random() < 0.2:          # a wrong checksum
         digest[rng.randrange(len(digest))] ^= 1 << rng.randrange(8)
+    if tag in VARIABLE and mode == "kmac" and rng.random() < 0.3:
+        digest = digest[:rng.randrange(1, len(digest) + 1)]   # a shortened MAC
     digest = bytes(digest)
     r = rng.random()
     text = base64.b64encode(digest).decode() if r < 0.25 else \
@@ -108,7 +115,18 @@ def entry(rng, world, mode):
         text = f"{text} {rng.choice([' ', '*'])}{name}"
     else:
         text = rng.choice([f"{written} ({name}) = {text}", f"{written}({name})= {text}"])
-    return Line(text.encode(), tag, name, digest)
+    return Line(text.encode(), tag, name, digest, written=written)
+
+
+def foreign(rng, world):
+    """An untagged line of sha256sum or b2sum (-l 256): a digest as long as
+    SHA3-256's."""
+    _, contents, _, _ = world
+    name = rng.choice(FILES)
+    data = contents[name]
+    digest = hashlib.sha256(data).digest() if rng.random() < 0.5 else \
+        hashlib.blake2b(data, digest_size=32).digest()
+    return Line(f"{digest.hex()}  {name}".encode(), None, name, digest, kind="foreign")
 
 
 def unsupported(rng):
@@ -137,8 +155,10 @@ def generate(seed, world, mode, limited):
                         bytes.fromhex("a" * n) if n % 2 == 0 else None)
         elif r < 0.76 and limited:
             line = Line(kind="sparse")                        # far too long for memory
-        elif r < 0.79:
+        elif r < 0.775:
             line = unsupported(rng)
+        elif r < 0.79:
+            line = foreign(rng, world)
         elif r < 0.84:
             junk = bytes(rng.choice(b"xyz 0123456789abcdef()=*-\\\t") for _ in range(
                 rng.randrange(1, 80)))
@@ -172,6 +192,8 @@ class Model:
         self.world, self.mode = world, mode
         self.stdin_is_list, self.ignore_missing = stdin_is_list, ignore_missing
         self.limited = limited
+        self.keyed = mode == "kmac"
+        self.failed_untagged = 0   # in the list being read
         self.stdin_left = world[2]
 
     def fate(self, line):
@@ -186,9 +208,14 @@ class Model:
             return MISFORMATTED, f"unsupported algorithm {line.tag}"
         untagged, chosen = MODES[self.mode][1], MODES[self.mode][2]
         if line.tag is not None and chosen is not None and line.tag != chosen:
-            return MISFORMATTED, None
+            return MISFORMATTED, f"{line.written} line, not checked with {chosen}"
         alg = line.tag or untagged
-        if line.digest is None or (alg not in VARIABLE and len(line.digest) != ALGS[alg]):
+        if self.keyed and line.written != line.tag and \
+                line.written != f"{line.tag}-{8 * ALGS[alg]}":
+            return MISFORMATTED, (f"{line.written} line, not checked at {8 * ALGS[alg]} bits "
+                                  + KEYED_RULE)
+        fixed = alg not in VARIABLE or self.keyed
+        if line.digest is None or (fixed and len(line.digest) != ALGS[alg]):
             return MISFORMATTED, None
         if line.name in MISSING:
             return (IGNORED, None) if self.ignore_missing else \
@@ -202,7 +229,10 @@ class Model:
             content, self.stdin_left = self.stdin_left, b""
         # a digest of another length than the value's never matches
         want = value(self.world, alg, self.mode, line.name, content)
-        return (OK if line.digest.hex() == want else FAILED), None
+        if line.digest.hex() == want:
+            return OK, None
+        self.failed_untagged += line.tag is None
+        return FAILED, None
 
 
 def expected_output(label, lines, model):
@@ -222,34 +252,40 @@ def expected_output(label, lines, model):
         elif kind == UNREAD:
             out.append(f"ksum: {label}: {number}: line could not be read: "
                        "Cannot allocate memory")
-    return out + summary(label, counts, model.ignore_missing), counts
+    return out + summary(label, counts, model, lines), counts
 
 
 def plural(n, one, many):
     return [] if n == 0 else [f"{n} {one if n == 1 else many}"]
 
 
-def summary(label, c, ignore_missing):
+def summary(label, c, model, lines):
     formatted = c[OK] + c[FAILED] + c[OPENFAIL] + c[IGNORED]
+    not_verified = plural(c[MISFORMATTED], "line was not verified", "lines were not verified") \
+        if model.keyed else plural(c[MISFORMATTED], "line is improperly formatted",
+                                   "lines are improperly formatted")
     if formatted == 0:
-        return [f"ksum: {label}: no properly formatted checksum lines found"]
-    warnings = (plural(c[MISFORMATTED], "line is improperly formatted",
-                       "lines are improperly formatted") +
+        model.failed_untagged = 0
+        return ([f"ksum: WARNING: {label}: {w}" for w in not_verified] * model.keyed +
+                [f"ksum: {label}: no properly formatted checksum lines found"])
+    warnings = (not_verified +
                 plural(c[UNREAD], "line could not be read", "lines could not be read") +
                 plural(c[OPENFAIL], "listed file could not be read",
                        "listed files could not be read") +
                 plural(c[FAILED], "computed checksum did NOT match",
                        "computed checksums did NOT match"))
-    out = [f"ksum: WARNING: {label}: {w}" for w in warnings]
-    if ignore_missing and formatted == c[IGNORED]:
+    out = [f"ksum: {label}: {HINT}"] * (model.mode == "default" and model.failed_untagged > 0)
+    model.failed_untagged = 0
+    out += [f"ksum: WARNING: {label}: {w}" for w in warnings]
+    if model.ignore_missing and formatted == c[IGNORED]:
         out.append(f"ksum: {label}: no file was verified")
     return out
 
 
-def passed(c, strict, ignore_missing):
+def passed(c, strict, ignore_missing, keyed):
     formatted = c[OK] + c[FAILED] + c[OPENFAIL] + c[IGNORED]
     return (formatted > 0 and c[FAILED] + c[OPENFAIL] + c[UNREAD] == 0 and
-            not (strict and c[MISFORMATTED]) and
+            not ((strict or keyed) and c[MISFORMATTED]) and
             not (ignore_missing and formatted == c[IGNORED]))
 
 
@@ -258,7 +294,8 @@ def reported_counts(output):
     counts = {OK: 0, FAILED: 0, OPENFAIL: 0, MISFORMATTED: 0, UNREAD: 0}
     for l in output:
         if re.fullmatch(r"ksum: .*: \d+: (improperly formatted checksum line|"
-                        r"unsupported algorithm [A-Za-z0-9/-]+)", l):
+                        r"unsupported algorithm [A-Za-z0-9/-]+|"
+                        r"[A-Za-z0-9/-]+ line, not checked (with|at) .*)", l):
             counts[MISFORMATTED] += 1
         elif re.fullmatch(r"ksum: .*: \d+: line could not be read: .*", l):
             counts[UNREAD] += 1
@@ -311,7 +348,7 @@ def run_case(seed, world, limited=False):
     assert sum(reported.values()) + silent == total, context
     for kind in reported:
         assert reported[kind] == sum(c[kind] for c in all_counts), (context, kind)
-    ok = all(passed(c, strict, ignore_missing) for c in all_counts)
+    ok = all(passed(c, strict, ignore_missing, model.keyed) for c in all_counts)
     assert p.returncode == (0 if ok else 1), context
     for i in range(nlists):
         (d / f"list{seed}_{i}").unlink()

@@ -133,6 +133,8 @@ def test_check_messages_and_counts(files):
     assert out.decode() == "abc: OK\nbad: FAILED\nempty: OK\nmissing: FAILED open or read\n"
     assert err.splitlines() == [
         "ksum: missing: No such file or directory",
+        "ksum: sums: untagged lines were checked as SHA3-256, since no algorithm was named; "
+        "name another with -a NAME or its switch (--sha3-512, --k12, ...)",
         "ksum: WARNING: sums: 1 line is improperly formatted",
         "ksum: WARNING: sums: 1 listed file could not be read",
         "ksum: WARNING: sums: 1 computed checksum did NOT match",
@@ -311,7 +313,7 @@ def test_long_outputs_stream_without_holding_them(files):
         assert rss - base < 8 * 1024, f"peak RSS {rss} KiB against {base} KiB"
     # --tag, KMAC and check mode take the same path
     code, out, _ = run(["--kmac128", "-x", "-n", str(2 << 20), "--tag", "abc"], cwd=files)
-    assert code == 0 and len(out) == len("KMAC128-16777216 (abc) = \n") + 2 * (2 << 20)
+    assert code == 0 and len(out) == len("KMACXOF128-16777216 (abc) = \n") + 2 * (2 << 20)
     (files / "sums").write_bytes(out)
     assert run(["--kmac128", "-x", "-n", str(2 << 20), "-c", "sums"], cwd=files)[:2] == \
         (0, b"abc: OK\n")

@@ -66,10 +66,12 @@ def test_forged_tagged_line_is_not_verified_under_kmac(keyed):
     (keyed / "forged").write_text(f"SHA3-256 (good) = {sha}\n")
     code, out, err = run(["--kmac256", "--key-file", "key", "-c", "forged"], cwd=keyed)
     assert code == 1 and out == b""
-    assert err == "ksum: forged: no properly formatted checksum lines found\n"
+    assert err == ("ksum: forged: 1: SHA3-256 line, not checked with KMAC256\n"
+                   "ksum: WARNING: forged: 1 line was not verified\n"
+                   "ksum: forged: no properly formatted checksum lines found\n")
     code, out, err = run(["--kmac256", "--key-file", "key", "-c", "-w", "forged"], cwd=keyed)
     assert code == 1 and out == b""
-    assert err.splitlines()[0] == "ksum: forged: 1: improperly formatted checksum line"
+    assert err.splitlines()[0] == "ksum: forged: 1: SHA3-256 line, not checked with KMAC256"
 
 
 def test_only_lines_of_the_chosen_algorithm_are_verified(keyed):
@@ -78,13 +80,15 @@ def test_only_lines_of_the_chosen_algorithm_are_verified(keyed):
     (keyed / "mixed").write_bytes(sha + kmac + b"KMAC-256 (good) = " + kmac.split()[3] + b"\n")
     args = ["--kmac256", "--key-file", "key", "-c", "mixed"]
     code, out, err = run(args, cwd=keyed)
-    assert code == 0 and out == b"good: OK\nother: OK\ngood: OK\n"
-    assert err == "ksum: WARNING: mixed: 1 line is improperly formatted\n"
+    # with a key every line counts (issue 17): the SHA3 line fails the run
+    assert code == 1 and out == b"good: OK\nother: OK\ngood: OK\n"
+    assert err == ("ksum: mixed: 1: SHA3-256 line, not checked with KMAC256\n"
+                   "ksum: WARNING: mixed: 1 line was not verified\n")
     assert run(args + ["--strict"], cwd=keyed)[0] == 1
     # KMAC128 is another algorithm than KMAC256
     code, out, err = run(["--kmac128", "--key-file", "key", "-c", "-w", "mixed"], cwd=keyed)
     assert code == 1 and out == b""
-    assert err.count("improperly formatted checksum line") == 4
+    assert err.count("line, not checked with KMAC128") == 4
     # -a names the algorithm as a switch does; KT128 and K12 are one algorithm
     code, out, _ = run(["-a", "sha3-512", "-c", "mixed"], cwd=keyed)
     assert code == 1 and out == b""
@@ -225,6 +229,8 @@ def test_line_too_long_for_memory_is_failed_and_checking_goes_on(tmp_path):
     assert p.stdout.decode() == "good: OK\nbad: FAILED\n"
     assert err.splitlines() == [
         "ksum: sums: 2: line could not be read: Cannot allocate memory",
+        "ksum: sums: untagged lines were checked as SHA3-256, since no algorithm was named; "
+        "name another with -a NAME or its switch (--sha3-512, --k12, ...)",
         "ksum: WARNING: sums: 1 line could not be read",
         "ksum: WARNING: sums: 1 computed checksum did NOT match"]
 

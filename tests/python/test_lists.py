@@ -1,0 +1,198 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Keyed and foreign lists (issue 17): a list never decides the length or the
+algorithm a keyed check is made at, a digest is hex or base64 by its alphabet
+and the expected length, XOF modes have tags of their own, and lists of other
+tools name what ksum checked them with.  Each reproduction of the issue is a
+test here."""
+import base64
+import hashlib
+import re
+
+import pytest
+import keccak_ref as ref
+
+from conftest import run
+
+KEY = b"SECRETKEY-0123456789"
+
+
+@pytest.fixture
+def files(tmp_path):
+    (tmp_path / "victim.txt").write_bytes(b"the file as it was signed\n")
+    (tmp_path / "other").write_bytes(b"another file\n")
+    key = tmp_path / "key"
+    key.write_bytes(KEY)
+    key.chmod(0o600)
+    return tmp_path
+
+
+def kmac(bits, data, size, custom=b""):
+    return ref.kmac(bits, KEY, data, size, custom).hex()
+
+
+def check(tmp_path, args, listing):
+    return run(list(args) + ["-c"], input=listing.encode(), cwd=tmp_path)
+
+
+# ---- 1. a list cannot shorten a KMAC ----
+
+def test_one_byte_tags_never_pass(files):
+    """256 one-byte lines: every value fails, none says OK, exit 1."""
+    (files / "victim.txt").write_bytes(b"changed by the attacker\n")
+    lines = "".join(f"KMAC256-8 (victim.txt) = {i:02x}\n" for i in range(256))
+    code, out, err = check(files, ["--kmac256", "--key-file", "key"], lines)
+    assert code == 1
+    assert b": OK" not in out
+    assert "KMAC256-8 line, not checked at 256 bits" in err
+    assert "256 lines were not verified" in err
+
+
+def test_short_line_beside_a_genuine_one_fails_the_run(files):
+    genuine = kmac(256, (files / "victim.txt").read_bytes(), 32)
+    short = kmac(256, (files / "other").read_bytes(), 2)
+    listing = f"KMAC256 (victim.txt) = {genuine}\nKMAC256-16 (other) = {short}\n"
+    code, out, err = check(files, ["--kmac256", "--key-file", "key"], listing)
+    assert code == 1, (out, err)
+    assert out == b"victim.txt: OK\n"
+    # reported without -w, with its number and the reason
+    assert re.search(r"standard input: 2: KMAC256-16 line, not checked at 256 bits", err)
+
+
+def test_untagged_short_digest_fails(files):
+    short = kmac(128, (files / "victim.txt").read_bytes(), 1)
+    code, out, err = check(files, ["--kmac128", "--key-file", "key"], f"{short}  victim.txt\n")
+    assert code == 1
+    assert b"OK" not in out
+    assert "standard input: 1: " in err
+
+
+def test_keyed_length_chosen_by_the_user(files):
+    """-n chooses the length: a line at that length passes, one at the
+    default length (16 bytes for KMAC128) does not."""
+    data = (files / "victim.txt").read_bytes()
+    listing = (f"KMAC128-192 (victim.txt) = {kmac(128, data, 24)}\n"
+               f"KMAC128 (victim.txt) = {kmac(128, data, 16)}\n")
+    code, out, err = check(files, ["--kmac128", "--key-file", "key", "-n", "24"], listing)
+    assert code == 1
+    assert out == b"victim.txt: OK\n"
+    assert "2: KMAC128 line, not checked at 192 bits" in err
+    code, out, err = check(files, ["--kmac128", "--key-file", "key", "-n", "24"],
+                           listing.splitlines(True)[0])
+    assert (code, out) == (0, b"victim.txt: OK\n"), err
+
+
+def test_keyed_malformed_line_fails_the_run(files):
+    data = (files / "victim.txt").read_bytes()
+    listing = f"KMAC128 (victim.txt) = {kmac(128, data, 16)}\nnot a checksum line\n"
+    code, out, err = check(files, ["--kmac128", "--key-file", "key"], listing)
+    assert code == 1
+    assert out == b"victim.txt: OK\n"
+    assert "standard input: 2: improperly formatted checksum line" in err
+    # unkeyed lists keep coreutils' rule: exit 0 without --strict
+    code, out, err = check(files, [], f"{hashlib.sha3_256(data).hexdigest()}  victim.txt\nnot one\n")
+    assert code == 0, err
+
+
+def test_keyed_line_of_another_algorithm_fails_the_run(files):
+    data = (files / "victim.txt").read_bytes()
+    listing = (f"KMAC256 (victim.txt) = {kmac(256, data, 32)}\n"
+               f"SHA3-256 (other) = {hashlib.sha3_256(b'x').hexdigest()}\n")
+    code, out, err = check(files, ["--kmac256", "--key-file", "key"], listing)
+    assert code == 1
+    assert "2: SHA3-256 line, not checked with KMAC256" in err
+
+
+def test_keyed_full_length_lists_still_pass(files):
+    for bits, size in ((128, 32), (256, 64)):
+        code, out, err = run([f"--kmac{bits}", "--key-file", "key", "--tag", "victim.txt", "other"],
+                             cwd=files)
+        assert code == 0, err
+        code, out2, err = check(files, [f"--kmac{bits}", "--key-file", "key"], out.decode())
+        assert (code, out2) == (0, b"victim.txt: OK\nother: OK\n"), err
+
+
+# ---- 2. hex of the wrong length is not base64 ----
+
+@pytest.mark.parametrize("make,check_args", [
+    (["--sha3-256"], ["--sha3-384"]),
+    (["--shake128"], ["--shake128", "-n", "24"]),
+    (["--sha3-256"], ["--sha3-512"]),
+])
+def test_hex_of_another_length_is_improper(files, make, check_args):
+    code, out, err = run(make + ["victim.txt"], cwd=files)
+    assert code == 0
+    code, out2, err = check(files, check_args + ["-w"], out.decode())
+    assert b"FAILED" not in out2
+    assert code == 1
+    assert "improperly formatted" in err
+    assert "no properly formatted checksum lines found" in err
+
+
+def test_base64_still_read(files):
+    data = (files / "victim.txt").read_bytes()
+    b64 = base64.b64encode(hashlib.sha3_384(data).digest()).decode()
+    code, out, err = check(files, ["--sha3-384"], f"{b64}  victim.txt\n")
+    assert (code, out) == (0, b"victim.txt: OK\n"), err
+    # a base64 digest of 32 bytes is 44 characters: not 48 bytes of anything
+    b64 = base64.b64encode(hashlib.sha3_256(data).digest()).decode()
+    code, out, err = check(files, ["--sha3-384", "-w"], f"{b64}  victim.txt\n")
+    assert code == 1 and b"FAILED" not in out
+
+
+# ---- 3. XOF output has its own tags ----
+
+@pytest.mark.parametrize("switch,tag", [
+    ("--kmac128", "KMACXOF128"), ("--kmac256", "KMACXOF256"),
+    ("--parallelhash128", "PARALLELHASHXOF128"), ("--parallelhash256", "PARALLELHASHXOF256"),
+    ("--tuplehash128", "TUPLEHASHXOF128"), ("--tuplehash256", "TUPLEHASHXOF256"),
+])
+def test_xof_tags_round_trip(files, switch, tag):
+    for extra, suffix in (([], ""), (["-n", "8"], "-64")):
+        code, out, err = run([switch, "-x", "--tag"] + extra + ["victim.txt"], cwd=files)
+        assert code == 0, err
+        assert out.decode().startswith(f"{tag}{suffix} (victim.txt) = "), out
+        code, out2, err = check(files, [], out.decode())
+        assert (code, out2) == (0, b"victim.txt: OK\n"), err
+        code, out2, err = check(files, [switch], out.decode())
+        assert (code, out2) == (0, b"victim.txt: OK\n"), err
+
+
+def test_kmacxof_line_matches_an_independent_implementation(files):
+    data = (files / "victim.txt").read_bytes()
+    code, xof, err = run(["--kmac128", "--key-file", "key", "-x", "--tag", "victim.txt"], cwd=files)
+    assert xof.decode() == f"KMACXOF128 (victim.txt) = {ref.kmac(128, KEY, data, 16, b'', True).hex()}\n"
+    code, out2, err = check(files, ["--kmac128", "--key-file", "key"], xof.decode())
+    assert (code, out2) == (0, b"victim.txt: OK\n"), err
+
+
+def test_old_tags_keep_the_fixed_length_function(files):
+    code, out, err = run(["--kmac128", "--tag", "victim.txt"], cwd=files)
+    assert out.startswith(b"KMAC128 (victim.txt)")
+    code, out2, err = check(files, [], out.decode())
+    assert (code, out2) == (0, b"victim.txt: OK\n")
+    # a fixed-length line under -x is of another function than asked for
+    code, out2, err = check(files, ["--kmac128", "-x", "-w"], out.decode())
+    assert code == 1 and b"OK" not in out2
+    assert "KMAC128 line, not checked with KMACXOF128" in err
+
+
+# ---- 4. foreign lists name what ksum checked them with ----
+
+def test_sha256sum_list_names_the_default(files):
+    data = (files / "victim.txt").read_bytes()
+    listing = f"{hashlib.sha256(data).hexdigest()}  victim.txt\n"
+    code, out, err = check(files, [], listing)
+    assert code == 1
+    assert "checked as SHA3-256" in err
+    assert "-a" in err
+    # named: no such hint
+    code, out, err = check(files, ["--sha3-256"], listing)
+    assert code == 1 and "checked as" not in err
+
+
+def test_line_of_another_algorithm_named(files):
+    code, out, err = run(["--sha3-512", "--tag", "victim.txt"], cwd=files)
+    code, out2, err = check(files, ["--sha3-256", "-w"], out.decode())
+    assert code == 1
+    assert "1: SHA3-512 line, not checked with SHA3-256" in err
+    assert "improperly formatted checksum line" not in err
