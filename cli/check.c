@@ -211,17 +211,20 @@ static int bytes_equal(const uint8_t *want, const uint8_t *sum, size_t len)
 /* Long outputs: squeezed and compared piece by piece. */
 static int bytes_equal_streamed(const uint8_t *want, hasher *h, int *equal)
 {
-    uint8_t chunk[16384];
+    enum { PIECE = 16384 };
+    uint8_t *chunk = malloc(PIECE);   /* not on a stack that may not grow */
+    int ok = chunk != NULL;
 
     *equal = 1;
-    for (size_t done = 0; done < h->size;) {
-        size_t take = h->size - done < sizeof chunk ? h->size - done : sizeof chunk;
-        if (!hasher_squeeze(h, chunk, take))
-            return 0;
+    for (size_t done = 0; ok && done < h->size;) {
+        size_t take = h->size - done < PIECE ? h->size - done : PIECE;
+        if (!(ok = hasher_squeeze(h, chunk, take)))
+            break;
         *equal &= bytes_equal(want + done, chunk, take);
         done += take;
     }
-    return 1;
+    free(chunk);
+    return ok;
 }
 
 /* Why the line may not read standard input: it would be the rest of a

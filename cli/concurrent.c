@@ -18,6 +18,7 @@
 #include "walk.h"
 
 #include "ksumprov.h"
+#include "thread.h"
 
 /* Workers hash files, the printing thread streams: --threads is capped at
  * the provider's own thread cap. */
@@ -359,7 +360,7 @@ static int run_pool(const options *o, pool *p, worker *w, unsigned n)
 
     p->hungry = n;
     for (; started < n; started++)
-        if (pthread_create(&ids[started], NULL, work, &w[started + 1]) != 0)
+        if (thread_start(&ids[started], work, &w[started + 1]) != 0)
             break;
     if (started == 0)
         return -1;
@@ -418,13 +419,18 @@ static void pool_free(pool *p)
 int hash_files_concurrently(const options *o, OSSL_LIB_CTX *lib,
                             name_source *names, unsigned workers, progress *pg)
 {
-    worker w[MAX_WORKERS + 1];  /* w[0]: the printing thread's own */
+    worker *w;  /* w[0]: the printing thread's own; on the heap, as they
+                   are large and the stack may not grow (ulimit -v) */
     pool p;
-    unsigned tried;
+    unsigned tried = 0;
     int ok = -1, batched = 0;
 
     if (workers > MAX_WORKERS)
         workers = MAX_WORKERS;
+    if ((w = calloc(workers + 1, sizeof *w)) == NULL) {
+        fprintf(message_stream(), "ksum: out of memory\n");
+        return 0;
+    }
     /* One thread gains only from batching. */
     if (open_workers(w, workers, &p, o, lib, &batched, &tried) &&
         (workers > 1 || batched) &&
@@ -435,5 +441,6 @@ int hash_files_concurrently(const options *o, OSSL_LIB_CTX *lib,
         pool_free(&p);
     }
     close_workers(w, tried);
+    free(w);
     return ok;
 }

@@ -2,6 +2,7 @@
 #include "files.h"
 
 #include "output.h"
+#include "thread.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -185,7 +186,7 @@ static int hash_read_ahead(hasher *hs, size_t nh, int fd, input *in)
 
     pthread_mutex_init(&r.mu, NULL);
     pthread_cond_init(&r.changed, NULL);
-    if (pthread_create(&id, NULL, reader, &r) != 0) {
+    if (thread_start(&id, reader, &r) != 0) {
         result = hash_plain(hs, nh, fd, in);
     } else {
         result = consume(hs, nh, &r);

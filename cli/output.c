@@ -6,6 +6,7 @@
 #include <openssl/err.h>
 #include <stdarg.h>
 #include <stdio_ext.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "encoding.h"
@@ -147,14 +148,17 @@ static int print_digest(const options *o, const uint8_t *buf, size_t len)
     return 1;
 }
 
-static int print_sum(const options *o, const sum_source *sum)
-{
-    uint8_t chunk[16383];       /* a multiple of 3, for base64 */
+/* A squeezed sum goes out in pieces of this many bytes (a multiple of 3,
+ * for base64), in a buffer on the heap: a thread's stack may not be able
+ * to grow under an address-space limit. */
+#define SQUEEZE_PIECE 16383
 
+static int print_sum(const options *o, const sum_source *sum, uint8_t *chunk)
+{
     if (sum->h == NULL)
         return print_digest(o, sum->buf, sum->len) ? 0 : KSUM_EWRITE;
     for (size_t done = 0; done < sum->len;) {
-        size_t take = sum->len - done < sizeof chunk ? sum->len - done : sizeof chunk;
+        size_t take = sum->len - done < SQUEEZE_PIECE ? sum->len - done : SQUEEZE_PIECE;
         if (!hasher_squeeze(sum->h, chunk, take))
             return KSUM_EHASH;
         if (!print_digest(o, chunk, take))
@@ -193,16 +197,15 @@ static void print_tag(const hasher *h, size_t len)
         printf("-%llu", 8 * (unsigned long long)len);
 }
 
-int print_sum_line(const options *o, const hasher *h, char *const *names,
-                   size_t n, const sum_source *sum)
+/* The line of print_sum_line, with chunk for a squeezed sum. */
+static int print_line(const options *o, const hasher *h, char *const *names, size_t n,
+                      const sum_source *sum, uint8_t *chunk)
 {
     int named = !o->raw && !o->no_names;
     int escape = named && !o->zero && names_need_escape(names, n), err;
 
-    if (o->raw) {
-        err = print_sum(o, sum);
-        return output_ok() ? err : KSUM_EWRITE;
-    }
+    if (o->raw)
+        return print_sum(o, sum, chunk);
     if (escape)
         putchar('\\');
     if (o->tag) {
@@ -210,9 +213,9 @@ int print_sum_line(const options *o, const hasher *h, char *const *names,
         fputs(" (", stdout);
         print_names(stdout, names, n, escape);
         fputs(") = ", stdout);
-        err = print_sum(o, sum);
+        err = print_sum(o, sum, chunk);
     } else {
-        err = print_sum(o, sum);
+        err = print_sum(o, sum, chunk);
         if (err != KSUM_EWRITE && named) {
             fputs(o->binary ? " *" : "  ", stdout);
             print_names(stdout, names, n, escape);
@@ -220,5 +223,18 @@ int print_sum_line(const options *o, const hasher *h, char *const *names,
     }
     if (err != KSUM_EWRITE)
         putchar(o->zero ? '\0' : '\n');
+    return err;
+}
+
+int print_sum_line(const options *o, const hasher *h, char *const *names,
+                   size_t n, const sum_source *sum)
+{
+    uint8_t *chunk = sum->h != NULL ? malloc(SQUEEZE_PIECE) : NULL;
+    int err;
+
+    if (sum->h != NULL && chunk == NULL)
+        return ENOMEM;  /* nothing printed yet */
+    err = print_line(o, h, names, n, sum, chunk);
+    free(chunk);
     return output_ok() ? err : KSUM_EWRITE;
 }

@@ -52,8 +52,9 @@ typedef struct sum_source {
  * files; a tab in a name is escaped, so the tabs between them are the only
  * ones).  The options' forms: HEX in base64 (--base64); HEX alone
  * (--no-names); the sum's bytes alone, no line end (--raw).  Returns 0,
- * KSUM_EHASH when squeezing failed, or KSUM_EWRITE when standard output
- * failed (reported; stop writing). */
+ * KSUM_EHASH when squeezing failed, ENOMEM (nothing printed) when there is
+ * no memory to squeeze into, or KSUM_EWRITE when standard output failed
+ * (reported; stop writing). */
 int print_sum_line(const options *o, const hasher *h, char *const *names,
                    size_t n, const sum_source *sum);
 

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "output.h"
+#include "thread.h"
 
 #define TICK_NS 250000000L      /* four times a second */
 #define NAME_MAX_SHOWN 1024     /* bytes of a name kept (its end) */
@@ -186,7 +187,7 @@ progress *progress_start(int wanted)
     pthread_mutex_init(&pg->mu, NULL);
     pthread_cond_init(&pg->wake, NULL);
     pg->last_time = now();
-    if (pthread_create(&pg->thread, NULL, display, pg) != 0) {
+    if (thread_start(&pg->thread, display, pg) != 0) {
         pthread_cond_destroy(&pg->wake);
         pthread_mutex_destroy(&pg->mu);
         free(pg);

@@ -223,6 +223,28 @@ static int pool_after_fork(worker_pool *pool)
     return 1;
 }
 
+/* A helper's stack: the modes keep states and buffers small or on the
+ * heap, and the default 8 MiB of address space a thread decides, under
+ * `ulimit -v`, how many start (the sanitizers need more). */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define HELPER_STACK ((size_t)4 << 20)
+#else
+#define HELPER_STACK ((size_t)256 << 10)
+#endif
+
+static int start_helper(pthread_t *id, worker_pool *pool)
+{
+    pthread_attr_t attr;
+    int err = pthread_attr_init(&attr);
+
+    if (err != 0)
+        return err;
+    if ((err = pthread_attr_setstacksize(&attr, HELPER_STACK)) == 0)
+        err = pthread_create(id, &attr, worker, pool);
+    pthread_attr_destroy(&attr);
+    return err;
+}
+
 /* Starts threads until `helpers` run; mu held.  They block every signal,
  * so that signals keep going to the application's own threads. */
 static void pool_grow(worker_pool *pool, unsigned helpers)
@@ -237,8 +259,7 @@ static void pool_grow(worker_pool *pool, unsigned helpers)
     join_gone(pool);
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
-    while (pool->running < helpers &&
-           pthread_create(&id, NULL, worker, pool) == 0)
+    while (pool->running < helpers && start_helper(&id, pool) == 0)
         pool->running++;
     pthread_sigmask(SIG_SETMASK, &old, NULL);
 }

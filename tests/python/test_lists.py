@@ -6,12 +6,16 @@ tools name what ksum checked them with.  Each reproduction of the issue is a
 test here."""
 import base64
 import hashlib
+import os
+import random
 import re
+import resource
+import subprocess
 
 import pytest
 import keccak_ref as ref
 
-from conftest import run
+from conftest import KSUM, run
 
 KEY = b"SECRETKEY-0123456789"
 
@@ -196,3 +200,101 @@ def test_line_of_another_algorithm_named(files):
     assert code == 1
     assert "1: SHA3-512 line, not checked with SHA3-256" in err
     assert "improperly formatted checksum line" not in err
+
+
+# ---- 5. no crash under an address-space limit ----
+
+SANITIZED = os.environ.get("KSUM_SANITIZED") == "1"
+
+
+@pytest.mark.skipif(SANITIZED, reason="address-space limits do not work under the sanitizers")
+@pytest.mark.parametrize("args", [["--sha3-256"], ["--sha3-256", "--threads", "1"], ["--k12"],
+                                  ["--shake128", "-n", "70000"], ["--tuplehash128"]])
+def test_no_signal_under_any_address_space_limit(tmp_path, args):
+    rng = random.Random(5)
+    names = []
+    for i in range(16):
+        (tmp_path / f"f{i}").write_bytes(rng.randbytes(rng.choice([0, 100, 70000, 1 << 20,
+                                                                    3 << 20])))
+        names.append(f"f{i}")
+    want = run(args + names, cwd=tmp_path)
+    assert want[0] == 0
+    for kib in list(range(14000, 64000, 2000)) * 2:
+        p = subprocess.run([KSUM] + args + names, cwd=tmp_path, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, timeout=60,
+                           preexec_fn=lambda: resource.setrlimit(
+                               resource.RLIMIT_AS, (kib << 10, kib << 10)))
+        err = p.stderr.decode()
+        assert p.returncode in (0, 1), (kib, p.returncode, err)
+        if p.returncode == 0:
+            assert p.stdout == want[1], kib
+        else:
+            assert "out of memory" in err or "Cannot allocate memory" in err, (kib, err)
+            # what was printed is right, line by line
+            assert want[1].startswith(p.stdout) or not p.stdout, kib
+
+
+# ---- 6. files whose size is unknown ----
+
+@pytest.mark.parametrize("switch", ["--tuplehash128", "--tuplehash256"])
+def test_tuplehash_reads_proc_files_as_streams(tmp_path, switch):
+    data = open("/proc/version", "rb").read()
+    (tmp_path / "copy").write_bytes(data)
+    want = run([switch, "copy"], cwd=tmp_path)[1].split()[0]
+    code, out, err = run([switch, "/proc/version"])
+    assert code == 0, err
+    assert out.split()[0] == want
+    with open("/proc/version", "rb") as f:
+        p = subprocess.run([KSUM, switch], stdin=f, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split()[0] == want
+    # sysfs: a size of 4096 whatever the contents
+    sys_file = "/sys/kernel/mm/transparent_hugepage/enabled"
+    if os.path.exists(sys_file):
+        (tmp_path / "copy").write_bytes(open(sys_file, "rb").read())
+        want = run([switch, "copy"], cwd=tmp_path)[1].split()[0]
+        code, out, err = run([switch, sys_file])
+        assert (code, out.split()[0]) == (0, want), err
+
+
+def test_check_mode_reads_proc_files(tmp_path):
+    code, out, err = run(["/proc/version", "--tag"])
+    assert code == 0
+    code, out, err = run(["-c"], input=out)
+    assert (code, out) == (0, b"/proc/version: OK\n"), err
+    code, out, err = run(["--tuplehash128", "/proc/version"])
+    code, out, err = run(["-c"], input=out)
+    assert (code, out) == (0, b"/proc/version: OK\n"), err
+
+
+# ---- 7. a low descriptor limit ----
+
+@pytest.mark.parametrize("args", [["-r"], ["-r", "--k12"], ["-r", "--threads", "2"]])
+def test_walk_under_a_low_descriptor_limit(tmp_path, args):
+    d = tmp_path / "tree"
+    d.mkdir()
+    for i in range(1000):
+        (d / f"{i:04d}").write_bytes(f"file {i}\n".encode() * (i % 7))
+    want = run(args + ["--threads", "1", "tree"], cwd=tmp_path)
+    assert want[0] == 0 and want[1].count(b"\n") == 1000
+    for limit in (8, 10, 12, 16):
+        p = subprocess.run([KSUM] + args + ["tree"], cwd=tmp_path, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, timeout=120,
+                           preexec_fn=lambda: resource.setrlimit(
+                               resource.RLIMIT_NOFILE, (limit, limit)))
+        assert (p.returncode, p.stderr) == (0, b""), limit
+        assert sorted(p.stdout.splitlines()) == sorted(want[1].splitlines()), limit
+
+
+def test_check_under_a_low_descriptor_limit(tmp_path):
+    d = tmp_path / "tree"
+    d.mkdir()
+    for i in range(300):
+        (d / f"{i:04d}").write_bytes(b"x" * i)
+    (tmp_path / "list").write_bytes(run(["-r", "tree"], cwd=tmp_path)[1])
+    p = subprocess.run([KSUM, "-c", "list"], cwd=tmp_path, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=120,
+                       preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (10, 10)))
+    assert (p.returncode, p.stderr) == (0, b"")
+    assert p.stdout.count(b": OK\n") == 300
