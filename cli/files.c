@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 /* Big buffers on 2 MiB boundaries, offered to the kernel as huge pages: a
@@ -195,6 +196,34 @@ static int hash_read_ahead(hasher *hs, size_t nh, int fd, input *in)
     pthread_cond_destroy(&r.changed);
     pthread_mutex_destroy(&r.mu);
     return result;
+}
+
+/* File systems whose files report sizes that are not their contents'. */
+static int pseudo_file_system(int fd)
+{
+    static const unsigned long magic[] = {
+        0x9fa0,       /* proc */
+        0x62656572,   /* sysfs */
+        0x64626720,   /* debugfs */
+        0x74726163,   /* tracefs */
+        0x73636673,   /* securityfs */
+        0x62656570,   /* configfs */
+        0x63677270,   /* cgroup2 */
+        0x27e0eb,     /* cgroup */
+    };
+    struct statfs fs;
+
+    if (fstatfs(fd, &fs) != 0)
+        return 1;   /* unknown: reading it as a stream is always right */
+    for (size_t i = 0; i < sizeof magic / sizeof magic[0]; i++)
+        if ((unsigned long)fs.f_type == magic[i])
+            return 1;
+    return 0;
+}
+
+int size_is_known(int fd, const struct stat *st)
+{
+    return S_ISREG(st->st_mode) && st->st_size > 0 && !pseudo_file_system(fd);
 }
 
 int file_unchanged(int fd, const struct stat *before)

@@ -72,6 +72,12 @@ int hash_path_all(hasher *hs, size_t n, const char *path, input *in,
  * the errno of a failed read (0 when none). */
 size_t read_full(int fd, uint8_t *buf, size_t size, int *err);
 
+/* A regular file whose st_size is the length of what a read gives: not
+ * one of size 0, nor one of /proc, /sys and the like, whose sizes are 0 or
+ * a page whatever they hold.  Others are read as streams where the length
+ * must be known first (TupleHash). */
+int size_is_known(int fd, const struct stat *st);
+
 /* A regular file's size and modification time are what they were. */
 int file_unchanged(int fd, const struct stat *before);
 

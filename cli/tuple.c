@@ -155,7 +155,7 @@ static int stdin_element(hasher *h, input *in)
     struct stat st;
     off_t at;
 
-    if (fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode) &&
+    if (fstat(STDIN_FILENO, &st) == 0 && size_is_known(STDIN_FILENO, &st) &&
         (at = lseek(STDIN_FILENO, 0, SEEK_CUR)) >= 0 && at <= st.st_size)
         return regular_element(h, STDIN_FILENO, (uint64_t)(st.st_size - at), in);
     return stream_element(h, STDIN_FILENO, in);
@@ -170,7 +170,7 @@ static int element(hasher *h, const char *path, input *in)
         return stdin_element(h, in);
     if ((err = open_named(path, in->regular_only, 0, &fd, &st)) != 0)
         return err;
-    if (S_ISREG(st.st_mode)) {
+    if (size_is_known(fd, &st)) {
         err = regular_element(h, fd, (uint64_t)st.st_size, in);
         if (err == 0 && !file_unchanged(fd, &st))
             err = KSUM_ECHANGED;

@@ -264,7 +264,7 @@ def test_check_mode_reads_proc_files(tmp_path):
     code, out, err = run(["-c"], input=out)
     assert (code, out) == (0, b"/proc/version: OK\n"), err
     code, out, err = run(["--tuplehash128", "/proc/version"])
-    code, out, err = run(["-c"], input=out)
+    code, out, err = run(["--tuplehash128", "-c"], input=out)
     assert (code, out) == (0, b"/proc/version: OK\n"), err
 
 
