@@ -321,8 +321,11 @@ static int batching_pays(const options *o, hasher *h, unsigned workers)
 /* The printing thread's hasher and buffer (w[0]), then the workers'
  * contexts (w[1..n]), batched or not.  *tried: the workers to close. */
 static int open_workers(worker *w, unsigned n, pool *p, const options *o,
-                        OSSL_LIB_CTX *lib, int *batched, unsigned *tried)
+                        OSSL_LIB_CTX *lib, int *batched, unsigned *tried,
+                        unsigned descriptors)
 {
+    unsigned slots;
+
     memset(w, 0, (n + 1) * sizeof *w);
     *tried = 0;
     if (!hasher_set_open(&w[0].set, lib, o))
@@ -333,10 +336,14 @@ static int open_workers(worker *w, unsigned n, pool *p, const options *o,
     }
     *batched = batching_pays(o, &w[0].set.hs[0], n);
     ERR_clear_error();
+    /* Each file in flight holds a descriptor: a low limit means fewer. */
+    slots = *batched ? TURNS_MAX : 1;
+    if (slots > descriptors / n)
+        slots = descriptors / n > 0 ? descriptors / n : 1;
     while (*tried < n) {
         worker *wk = &w[++*tried];
         wk->p = p;
-        if (!turns_open(&wk->t, lib, o, o->algs, o->nalgs, *batched ? TURNS_MAX : 1,
+        if (!turns_open(&wk->t, lib, o, o->algs, o->nalgs, slots,
                         *batched ? BATCH_TURN : INPUT_SIZE, *batched ? *tried : 0))
             return 0;
     }
@@ -422,17 +429,19 @@ int hash_files_concurrently(const options *o, OSSL_LIB_CTX *lib,
     worker *w;  /* w[0]: the printing thread's own; on the heap, as they
                    are large and the stack may not grow (ulimit -v) */
     pool p;
-    unsigned tried = 0;
+    unsigned tried = 0, descriptors = descriptors_free();
     int ok = -1, batched = 0;
 
     if (workers > MAX_WORKERS)
         workers = MAX_WORKERS;
+    if (workers > descriptors)
+        workers = descriptors;
     if ((w = calloc(workers + 1, sizeof *w)) == NULL) {
         fprintf(message_stream(), "ksum: out of memory\n");
         return 0;
     }
     /* One thread gains only from batching. */
-    if (open_workers(w, workers, &p, o, lib, &batched, &tried) &&
+    if (open_workers(w, workers, &p, o, lib, &batched, &tried, descriptors) &&
         (workers > 1 || batched) &&
         pool_init(&p, names, window_size(workers, batched ? TURNS_MAX : 1,
                                          w[0].set.sum_bytes))) {

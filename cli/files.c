@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
@@ -252,6 +253,26 @@ int open_named(const char *path, int regular_only, int nofollow, int *fd, struct
         *fd = -1;
     }
     return err;
+}
+
+/* Descriptors kept free for the walk's directory, a stream read by the
+ * printing thread, and the libraries (OpenSSL's configuration). */
+#define DESCRIPTORS_KEPT 3
+/* Past this limit, counting what is open is not worth it. */
+#define DESCRIPTORS_PLENTY 4096
+
+unsigned descriptors_free(void)
+{
+    struct rlimit lim;
+    unsigned open_now = 0;
+
+    if (getrlimit(RLIMIT_NOFILE, &lim) != 0 || lim.rlim_cur >= DESCRIPTORS_PLENTY)
+        return DESCRIPTORS_PLENTY;
+    for (int fd = 0; fd < (int)lim.rlim_cur; fd++)
+        open_now += fcntl(fd, F_GETFD) != -1;
+    if (lim.rlim_cur <= open_now + DESCRIPTORS_KEPT)
+        return 1;
+    return (unsigned)(lim.rlim_cur - open_now - DESCRIPTORS_KEPT);
 }
 
 int is_standard_input(const char *path)

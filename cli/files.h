@@ -88,6 +88,12 @@ int file_unchanged(int fd, const struct stat *before);
  * or KSUM_E* code with *fd -1. */
 int open_named(const char *path, int regular_only, int nofollow, int *fd, struct stat *st);
 
+/* How many more files may be open at once, beyond a few kept for the
+ * walk's directory, a stream and the libraries (RLIMIT_NOFILE less what
+ * is open); at least 1.  Files in flight are sized by it, so that a low
+ * `ulimit -n` means fewer at once, never a file failed for it. */
+unsigned descriptors_free(void);
+
 /* path is standard input: "-", or another name of it (/dev/stdin,
  * /proc/self/fd/0) when it is a pipe, terminal or device, whose bytes a
  * second reader would take from the first. */
