@@ -10,7 +10,7 @@
 #include <strings.h>
 
 #include "ksumprov.h"
-#include "output.h"
+#include "messages.h"
 
 #define PROPS "provider=" KSUMPROV_NAME
 #define FIPS "FIPS 202"

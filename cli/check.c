@@ -14,7 +14,7 @@
 #include "encoding.h"
 #include "files.h"
 #include "hasher.h"
-#include "output.h"
+#include "messages.h"
 #include "tuple.h"
 
 /* Undoes print_name's escaping in place (when escaped) and turns the
@@ -274,7 +274,7 @@ static void verify(checker *c, const entry *e, hasher *h, counts *n)
     } else if (err != 0) {
         n->unreadable++;
         if (!o->status) {
-            report_error(failed, err, NULL);
+            report_error(failed, err, err == KSUM_ESPILL ? strerror(c->in.spill_errno) : NULL);
             print_result(c, e, "FAILED open or read");
         }
     } else if (equal) {

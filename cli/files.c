@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "files.h"
 
-#include "output.h"
+#include "messages.h"
 #include "thread.h"
 
 #include <errno.h>
@@ -56,6 +56,7 @@ int input_init(input *in, int read_ahead)
     in->regular_only = 0;
     in->nofollow = 0;
     in->progress = NULL;
+    in->spill_errno = 0;
     in->size = read_ahead ? INPUT_SIZE_READ_AHEAD : INPUT_SIZE;
     for (int i = 0; i < INPUT_BUFFERS; i++)
         in->buf[i] = i == 0 || read_ahead ? buffer_new(in->size) : NULL;
@@ -324,42 +325,6 @@ int hash_path_all(hasher *hs, size_t n, const char *path, input *in,
 int hash_path(hasher *h, const char *path, input *in, uint8_t *sum)
 {
     return hash_path_all(h, 1, path, in, &sum);
-}
-
-static const char *error_text(int err)
-{
-    switch (err) {
-    case KSUM_ECHANGED: return "file changed while it was read";
-    case KSUM_ENOTREG: return "not a regular file";
-    case KSUM_ESTDIN: return "standard input is the checksum list being read";
-    case KSUM_ETTY: return "standard input is a terminal";
-    case KSUM_ESPILL: return "a stream over 32 MiB needs a temporary file (TMPDIR or /tmp): cannot write one";
-    case KSUM_ETAB: return "a name with a tab cannot be joined to others with -z";
-    case KSUM_ELOOP: return "file system loop: not followed";
-    case KSUM_ESPECIAL: return "not a regular file: skipped";
-    case KSUM_ESYMLINK: return "symbolic link: skipped (-L follows them)";
-    case KSUM_ELISTSTDIN: return "standard input is the list of names being read";
-    default: return strerror(err);
-    }
-}
-
-void report_error(const char *name, int err, const char *why)
-{
-    char reason[512];
-    FILE *f = message_stream();
-
-    fputs("ksum: ", f);
-    print_name(f, name, name_needs_escape(name));
-    if (err == KSUM_EHASH) {
-        if (why == NULL)
-            openssl_reason(reason, sizeof reason);
-        fputs(": hashing failed: ", f);
-        why = why != NULL ? why : reason;
-        print_name(f, why, name_needs_escape(why));
-        fputc('\n', f);
-    } else {
-        fprintf(f, ": %s\n", error_text(err));
-    }
 }
 
 /* ---- lines of check files ---- */

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "hasher.h"
+#include "messages.h"
 
 /* How far the reading of one file is, for --progress (another thread
  * reads it). */
@@ -32,6 +33,7 @@ typedef struct input {
     int regular_only;   /* check mode: refuse devices, FIFOs, directories */
     int nofollow;       /* refuse a symbolic link (a file met in a walk) */
     file_progress *progress;  /* the file being read, or NULL */
+    int spill_errno;    /* why KSUM_ESPILL: the temporary file's errno */
 } input;
 
 /* Big reads, so that tree modes see many whole chunks per update. */
@@ -41,21 +43,6 @@ typedef struct input {
 
 int input_init(input *in, int read_ahead);
 void input_free(input *in);
-
-/* Errors besides errno values. */
-#define KSUM_EHASH (-1)     /* EVP failed */
-#define KSUM_ECHANGED (-2)  /* size or mtime changed while reading */
-#define KSUM_ENOTREG (-3)   /* not a regular file, with regular_only */
-#define KSUM_EWRITE (-4)    /* standard output failed (already reported) */
-#define KSUM_ESTDIN (-5)    /* '-' named while standard input is a check file */
-#define KSUM_ETAB (-6)      /* a tab in a name of a tuple, with -z */
-#define KSUM_ETTY (-7)      /* '-' in a check file while standard input is a terminal */
-#define KSUM_ESPILL (-8)    /* a long stream of a tuple found no temporary file */
-/* The walk (-r) and name lists (--files-from). */
-#define KSUM_ELOOP (-20)        /* a directory that contains itself (-L) */
-#define KSUM_ESPECIAL (-21)     /* a FIFO, device or socket: skipped */
-#define KSUM_ESYMLINK (-22)     /* a symbolic link without -L: skipped */
-#define KSUM_ELISTSTDIN (-23)   /* '-' named by a list read from standard input */
 
 /* Hashes the file at path ("-" is standard input) into sum, or with sum
  * NULL leaves the output to hasher_squeeze.  Returns 0, or
@@ -98,10 +85,6 @@ unsigned descriptors_free(void);
  * /proc/self/fd/0) when it is a pipe, terminal or device, whose bytes a
  * second reader would take from the first. */
 int is_standard_input(const char *path);
-
-/* "ksum: NAME: reason" on stderr.  For KSUM_EHASH the reason is `why`, or
- * when that is NULL, this thread's OpenSSL errors. */
-void report_error(const char *name, int err, const char *why);
 
 /* Lines of a check file, read with read(2): a line too long for memory
  * is skipped to its end, and a read error names its line. */

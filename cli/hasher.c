@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "ksumprov.h"
-#include "output.h"
+#include "messages.h"
 
 #define PROPS "provider=" KSUMPROV_NAME
 

@@ -172,7 +172,7 @@ static int hash_files_as_tuple(const options *o, OSSL_LIB_CTX *lib)
         failed = "ksum";
     }
     if (err != 0 && err != KSUM_EWRITE)
-        report_error(failed, err, NULL);
+        report_error(failed, err, err == KSUM_ESPILL ? strerror(in.spill_errno) : NULL);
     input_free(&in);
     free(sum);
     hasher_close(&h);

@@ -18,7 +18,7 @@
 #include "encoding.h"
 #include "hasher.h"
 #include "ksumprov.h"
-#include "output.h"
+#include "messages.h"
 
 #define MAX_KEY_FILE ((off_t)1 << 20)
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Output lines: hex, file-name escaping as GNU coreutils does it; messages
- * on standard error; write errors on standard output. */
+/* Checksum lines on standard output: hex or base64, tagged or not, with
+ * the names escaped (messages.h). */
 #ifndef KSUM_CLI_OUTPUT_H
 #define KSUM_CLI_OUTPUT_H
 
@@ -9,34 +9,8 @@
 #include <stdio.h>
 
 #include "hasher.h"
+#include "messages.h"
 #include "options.h"
-
-/* A name with a backslash or a control character is printed escaped (\\,
- * \n, \r as GNU coreutils does, other control characters as \xHH), and
- * its line starts with a backslash. */
-int name_needs_escape(const char *name);
-void print_name(FILE *f, const char *name, int escape);
-/* n names joined by tabs (TupleHash's files), escaped when escape is set,
- * which it must be when names_need_escape: literal tabs are then only
- * between names. */
-int names_need_escape(char *const *names, size_t n);
-void print_names(FILE *f, char *const *names, size_t n, int escape);
-
-/* Standard error, for one message, after standard output has been flushed,
- * so that "> log 2>&1" keeps the order of lines and messages. */
-FILE *message_stream(void);
-
-/* OpenSSL's reasons for this thread's last failure on one line ("reason
- * (detail); ..."), into buf; empties the thread's error queue. */
-void openssl_reason(char *buf, size_t size);
-
-/* To be called after each line or piece written to standard output, before
- * anything else is written: 1 while every write has worked.  The first
- * failure is reported here ("ksum: write error: REASON") and what is still
- * buffered is dropped; from then on it returns 0 and reports nothing. */
-int output_ok(void);
-/* At exit: flushes and closes standard output; 1 when all was written. */
-int output_close(void);
 
 /* A checksum to print: len bytes in buf, or, when h is set, squeezed from
  * h while it is printed. */

@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "output.h"
+#include "messages.h"
 #include "thread.h"
 
 #define TICK_NS 250000000L      /* four times a second */

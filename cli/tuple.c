@@ -109,8 +109,10 @@ static int spilled_element(hasher *h, int fd, const uint8_t *head, size_t len, i
     int tmp = temporary_file(), err;
     uint64_t total = len;
 
-    if (tmp < 0)
+    if (tmp < 0) {
+        in->spill_errno = errno;
         return KSUM_ESPILL;
+    }
     err = write_all(tmp, head, len) ? 0 : KSUM_ESPILL;
     while (err == 0) {
         ssize_t n = read(fd, in->buf[0], in->size);
@@ -124,6 +126,8 @@ static int spilled_element(hasher *h, int fd, const uint8_t *head, size_t len, i
             err = KSUM_ESPILL;
         total += (uint64_t)n;
     }
+    if (err == KSUM_ESPILL)
+        in->spill_errno = errno;    /* the failed write's: ENOSPC, EDQUOT, ... */
     if (err == 0 && lseek(tmp, 0, SEEK_SET) != 0)
         err = errno;
     if (err == 0)

@@ -15,7 +15,7 @@
  * stream of unknown length (a pipe, a terminal) is read to its end first:
  * into memory up to 32 MiB, beyond that into an unnamed temporary file in
  * $TMPDIR (or /tmp).  Returns as hash_path does, with *failed the path
- * that stopped it. */
+ * that stopped it (for KSUM_ESPILL, in->spill_errno says why). */
 int hash_tuple(hasher *h, char *const *paths, size_t n, input *in, uint8_t *sum,
                const char **failed);
 

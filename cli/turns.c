@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "files.h"
-#include "output.h"
+#include "messages.h"
 
 void file_result_free(file_result *r)
 {

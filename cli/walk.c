@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "files.h"
-#include "output.h"
+#include "messages.h"
 
 /* A directory being walked: its names, sorted, each after a byte of its
  * d_type, in one block. */
