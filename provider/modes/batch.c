@@ -376,13 +376,24 @@ typedef struct flush {
     unsigned n;
 } flush;
 
+/* Adds m's first k pending blocks (a whole number: its lane ends on a
+ * block boundary) as the next lane of f. */
+static void add_lane(flush *f, batch_member *m, size_t k)
+{
+    unsigned j = f->n++;
+
+    f->m[j] = m;
+    f->sp[j] = m->sp;
+    f->in[j] = m->buf + m->head;
+    f->len[j] = k * m->sp->rate - m->sp->pos;
+}
+
 /* Takes out a flush of self's in[0 .. len) with the first blocks of other
- * members' pending input: as many as the shortest lane has, so that every
- * partner's lane ends on a block boundary.  Self's lane is all of len
- * when `whole`, else only the blocks paired (none without partners), the
- * rest being left to the caller.  Returns the length of self's lane; when
- * not 0, the lanes' members are busy until give_back.  Lock held, self's
- * turn waited for. */
+ * members' pending input: as many as the shortest lane has.  Self's lane
+ * is all of len when `whole`, else only the blocks paired (none without
+ * partners), the rest being left to the caller.  Returns the length of
+ * self's lane; when not 0, the lanes' members are busy until give_back.
+ * Lock held, self's turn waited for. */
 static size_t take(flush *f, batch_member *self, const uint8_t *in, size_t len,
                    int whole)
 {
@@ -390,26 +401,23 @@ static size_t take(flush *f, batch_member *self, const uint8_t *in, size_t len,
     size_t k;
     unsigned n = 0;
 
+    if (len == 0)
+        return 0; /* the sponge may not even be started */
     k = blocks_of(self->sp, len);
     if (k > 0)
         n = pick_partners(self, other);
+    if (n == 0 && !whole)
+        return 0;
     for (unsigned j = 0; j < n; j++)
         if (other[j].blocks < k)
             k = other[j].blocks;
-    f->n = n + 1;
+    f->n = 1;
     f->m[0] = self;
     f->sp[0] = self->sp;
     f->in[0] = in;
-    f->len[0] = whole ? len : n > 0 ? k * self->sp->rate - self->sp->pos : 0;
-    for (unsigned j = 0; j < n; j++) {
-        batch_member *m = other[j].m;
-        f->m[j + 1] = m;
-        f->sp[j + 1] = m->sp;
-        f->in[j + 1] = m->buf + m->head;
-        f->len[j + 1] = k * m->sp->rate - m->sp->pos;
-    }
-    if (f->len[0] == 0)
-        return 0;
+    f->len[0] = whole ? len : k * self->sp->rate - self->sp->pos;
+    for (unsigned j = 0; j < n; j++)
+        add_lane(f, other[j].m, k);
     for (unsigned j = 0; j < f->n; j++)
         f->m[j]->busy = 1;
     self->group->flushing++;
