@@ -64,10 +64,11 @@ struct batch_registry {
  * in the child (the flushing thread is not there), and their sponges half
  * absorbed; fork() while a lock is held would leave it held.  So before
  * fork() the forking thread takes every registry's and every group's
- * lock, waits for the flushes under way (one bounded flush per group) and
- * lets none start; after it, it releases them, in the parent and in the
- * child.  The child makes the condition variables anew: the parent's
- * other threads may have been waiting on them, and are not in the child. */
+ * lock, waits for the flushes under way (each bounded) and lets none
+ * start; after it, it releases them, in the parent and in the child.  The
+ * child makes the condition variables anew: the parent's other threads
+ * may have been waiting on them, and are not in the child.  (glibc drops
+ * a module's handlers when it is unloaded: checked with ksumprov.so.) */
 
 static pthread_mutex_t registries_lock = PTHREAD_MUTEX_INITIALIZER;
 static batch_registry *registries;
