@@ -249,14 +249,12 @@ static void *join_again(void *arg)
     return NULL;
 }
 
-static void test_join_beside_long(void)
+/* Timed, as reported: joins while a thread loops long updates. */
+static void timed_joins(void)
 {
     looper a;
-    joiner j = {.id = 1};
     double worst = 0;
 
-    watch("a join beside long updates", 120);
-    /* Timed, as reported: joins while a thread loops long updates. */
     looper_start(&a, 1, 0);
     for (int i = 0; i < 10; i++) {
         double t = now();
@@ -273,7 +271,14 @@ static void test_join_beside_long(void)
     }
     looper_stop(&a);
     printf("join, update, final beside long updates: at most %.1f ms\n", worst * 1e3);
-    /* Not timed: three of them while a long update stands still. */
+}
+
+/* Not timed: three joins, updates and finals while a long update of the
+ * group stands still. */
+static void gated_joins(void)
+{
+    joiner j = {.id = 1};
+
     expect(msg + 3, 1000, 1, NULL, 0, j.want);
     CHECK(pthread_create(&j.thread, NULL, join_again, &j) == 0, "start joins");
     CHECK(gated_update(open_in(1), &j.done, 3),
@@ -281,6 +286,13 @@ static void test_join_beside_long(void)
     atomic_store(&j.stop, 1);
     pthread_join(j.thread, NULL);
     CHECK(j.ok, "joins beside a long update: their digests");
+}
+
+static void test_join_beside_long(void)
+{
+    watch("a join beside long updates", 120);
+    timed_joins();
+    gated_joins();
     alarm(0);
 }
 
