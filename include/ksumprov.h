@@ -81,7 +81,9 @@ extern "C" {
  * MarsupilamiFourteen hash leaves on up to this many threads.  A context
  * starts its threads at its first large update and keeps them between
  * updates; a thread idle for about a second exits and is started again
- * when needed.  Any time; results do not depend on it. */
+ * when needed.  A child after fork() has none of the parent's threads: a
+ * context goes on there and starts its own.  Any time; results do not
+ * depend on it. */
 #define KSUM_PARAM_THREADS "threads"
 
 /* Keccak backend of this context (UTF-8 string: "portable", "bmi2" or
@@ -96,7 +98,19 @@ extern "C" {
  * messages are absorbed together, up to four at a time through the 4-way
  * kernel where the CPU has AVX2.  The id is the application's choice (ksum:
  * one per worker thread); contexts of one group may be used on different
- * threads (each update then takes the group's lock).
+ * threads at once.  The group's lock is held only to take work out and
+ * hand it back, never while permuting: a call on a context waits at most
+ * for one absorb of the others' held input (up to four times the bound
+ * below), never for another thread's long update, and long updates of one
+ * group on several threads run side by side.
+ *
+ * fork() while other threads use contexts in groups: before it, the
+ * provider waits for the absorbs of held input under way (each as bounded
+ * as above) and lets none start, and after it every group is usable in
+ * both processes (pthread_atfork).  So a child's contexts hold exactly
+ * the input they were given and go on there; a context another thread
+ * was in the middle of updating or finishing can only be freed in the
+ * child, as with any context whose call had not returned.
  *
  * Why a named group: EVP has no call that takes several contexts, and a
  * provider cannot see another EVP_MD_CTX, so the contexts must be told

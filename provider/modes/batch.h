@@ -9,16 +9,29 @@
  * the pending blocks of up to KECCAK_PAR - 1 other members.
  *
  * Locking: the registry's mutex guards its list of groups and their
- * reference counts; each group's mutex guards its list of members, their
- * pending buffers, and the sponge of every member whose buffer is not
- * empty.  One rule keeps the owner's other calls (start, finish, squeeze,
- * copying the state) free of locks:
+ * reference counts; each group's mutex guards its list of members and
+ * their pending buffers, and hands out the sponge of every member whose
+ * buffer is not empty.  No lock is held while permuting: a flush marks
+ * the members it absorbs busy under the lock, permutes without it, and
+ * gives them back under it; until then their owners' calls here wait
+ * (for that one flush, which absorbs at most BATCH_PENDING_MAX bytes of
+ * each of its lanes).  One rule keeps the owner's other calls (start,
+ * finish, squeeze, copying the state) free of locks:
  *
  *   another member's flush touches a sponge only while its pending buffer
  *   holds bytes, and only its owner's batch_absorb puts bytes there.
  *
  * So once batch_flush or batch_discard has returned, the sponge is its
- * owner's alone until its next batch_absorb.
+ * owner's alone until its next batch_absorb.  The calls on one member are
+ * its owner's, one at a time; calls on different members may run on
+ * different threads at once.
+ *
+ * fork(): handlers (pthread_atfork, set by the first batch_registry_new)
+ * take every lock and wait for the flushes under way before it, and
+ * release the locks after it, in the parent and in the child.  So the
+ * child's members hold exactly the input they held, none is busy, and
+ * each can be used or left there (a member whose owner's call was under
+ * way on another thread can only be left: that call is not in the child).
  *
  * Results are those of sponge_absorb on the same bytes in the same order,
  * for any split of any input: only when the blocks are permuted changes.
@@ -64,7 +77,8 @@ void batch_leave(batch_member *m);
 
 /* Absorbs len bytes as sponge_absorb would, sooner or later: they are
  * pending until the buffer overflows or batch_flush.  Input longer than
- * the buffer is absorbed at once (paired with what others have pending). */
+ * the buffer is absorbed at once: its first blocks paired with what
+ * others have pending, the rest alone, without the group's lock. */
 void batch_absorb(batch_member *m, const uint8_t *in, size_t len);
 /* Absorbs all of m's pending input into its sponge, with the pending
  * blocks of other members where they pair. */

@@ -5,7 +5,8 @@
  * finishing at different times, mixed groups, messages up to 1 MiB with
  * random splits, dup / free / init / final / squeeze / a new id in the
  * middle of a batch, random programs of all of these (batch_script.c), two
- * threads sharing groups, memory refused at join, and the groups below EVP
+ * threads sharing groups (with updates up to 1 MiB too: long ones absorb
+ * outside the group's lock), memory refused at join, and the groups below EVP
  * (provider/modes/batch.h): which members a flush takes with it.
  */
 #include <pthread.h>
@@ -487,13 +488,16 @@ static void test_programs(int quick)
 /* Two threads, each with its own contexts, in the same groups. */
 static pthread_mutex_t check_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* Seeds 1 and 2: updates up to 70000 bytes, 40 programs; 3 and 4: up to
+ * 1 MiB, so that long updates of one thread run while the other's flushes
+ * take and give back members of the same groups, 8 programs. */
 static void *thread_programs(void *arg)
 {
     uint8_t code[500];
     uint64_t seed = (uintptr_t)arg;
-    int bad = 0;
+    int bad = 0, long_ones = seed > 2;
 
-    for (unsigned i = 0; i < 40 && !bad; i++) {
+    for (unsigned i = 0; i < (long_ones ? 8u : 40u) && !bad; i++) {
         batch_script s = {0};
         for (size_t j = 0; j < sizeof code; j++) {
             seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -504,7 +508,7 @@ static void *thread_programs(void *arg)
         s.code_len = sizeof code;
         s.msg = msg;
         s.msg_len = MSG_LEN;
-        s.max_update = 70000;
+        s.max_update = long_ones ? 1 << 20 : 70000;
         s.first_id = 500;
         s.slots = 4;
         if (!batch_script_run(&s, sizeof code)) {
@@ -535,10 +539,12 @@ static void test_threads(void)
 {
     pthread_t t[4];
 
-    pthread_create(&t[0], NULL, thread_programs, (void *)1);
-    pthread_create(&t[1], NULL, thread_programs, (void *)2);
-    for (int i = 0; i < 2; i++)
-        pthread_join(t[i], NULL);
+    for (uintptr_t seed = 1; seed <= 4; seed += 2) {
+        pthread_create(&t[0], NULL, thread_programs, (void *)seed);
+        pthread_create(&t[1], NULL, thread_programs, (void *)(seed + 1));
+        for (int i = 0; i < 2; i++)
+            pthread_join(t[i], NULL);
+    }
     pthread_create(&t[2], NULL, thread_turns, NULL);
     pthread_create(&t[3], NULL, thread_turns, NULL);
     for (int i = 2; i < 4; i++) {
