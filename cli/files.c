@@ -287,14 +287,25 @@ int is_standard_input(const char *path)
            named.st_ino == in.st_ino;
 }
 
-static int hash_fd(hasher *hs, size_t n, int fd, input *in, uint8_t *const *sums)
+/* A reader thread pays for itself only over a file of several buffers: a
+ * tree of small files must not start one thread each.  A stream's length
+ * is unknown: it is read ahead. */
+static int worth_reading_ahead(const input *in, const struct stat *st)
+{
+    return in->read_ahead && (st == NULL || !S_ISREG(st->st_mode) ||
+                              (uint64_t)st->st_size > 2 * (uint64_t)in->size);
+}
+
+static int hash_fd(hasher *hs, size_t n, int fd, input *in, const struct stat *st,
+                   uint8_t *const *sums)
 {
     int err;
 
     for (size_t k = 0; k < n; k++)
         if (!hasher_begin(&hs[k]))
             return KSUM_EHASH;
-    err = in->read_ahead ? hash_read_ahead(hs, n, fd, in) : hash_plain(hs, n, fd, in);
+    err = worth_reading_ahead(in, st) ? hash_read_ahead(hs, n, fd, in)
+                                      : hash_plain(hs, n, fd, in);
     for (size_t k = 0; err == 0 && k < n; k++)
         if (sums[k] != NULL && !hasher_end(&hs[k], sums[k]))
             err = KSUM_EHASH;
@@ -309,13 +320,13 @@ int hash_path_all(hasher *hs, size_t n, const char *path, input *in,
 
     if (strcmp(path, "-") == 0) {
         file_progress_start(in->progress, NULL);
-        return hash_fd(hs, n, STDIN_FILENO, in, sums);
+        return hash_fd(hs, n, STDIN_FILENO, in, NULL, sums);
     }
     /* regular_only: a FIFO named by a check file must not make the open wait. */
     if ((err = open_named(path, in->regular_only, in->nofollow, &fd, &before)) != 0)
         return err;
     file_progress_start(in->progress, &before);
-    err = hash_fd(hs, n, fd, in, sums);
+    err = hash_fd(hs, n, fd, in, &before, sums);
     if (err == 0 && S_ISREG(before.st_mode) && !file_unchanged(fd, &before))
         err = KSUM_ECHANGED;
     close(fd);

@@ -15,7 +15,7 @@ import subprocess
 import pytest
 import keccak_ref as ref
 
-from conftest import KSUM, run
+from conftest import KSUM, build_shim, run
 
 KEY = b"SECRETKEY-0123456789"
 
@@ -298,3 +298,53 @@ def test_check_under_a_low_descriptor_limit(tmp_path):
                        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (10, 10)))
     assert (p.returncode, p.stderr) == (0, b"")
     assert p.stdout.count(b": OK\n") == 300
+
+
+# ---- issue 18: tree modes on many files start no thread per file ----
+
+THREAD_COUNTER = r"""
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+static atomic_int created;
+static void report(void) { fprintf(stderr, "threads created: %d\n", created); }
+__attribute__((constructor)) static void init(void) { atexit(report); }
+int pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*f)(void *), void *arg)
+{
+    static int (*real)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+    if (!real)
+        real = dlsym(RTLD_NEXT, "pthread_create");
+    created++;
+    return real(t, a, f, arg);
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def thread_counter(tmp_path_factory):
+    return build_shim(tmp_path_factory, "threadcount", THREAD_COUNTER)
+
+
+@pytest.mark.parametrize("switch", ["--k12", "--kt256", "--m14", "--parallelhash128",
+                                    "--sha3-256"])
+def test_many_small_files_start_few_threads(tmp_path, thread_counter, switch):
+    rng = random.Random(18)
+    d = tmp_path / "tree"
+    d.mkdir()
+    for i in range(2000):
+        (d / f"{i:04d}").write_bytes(rng.randbytes(rng.randrange(0, 16384)))
+    (d / "big").write_bytes(rng.randbytes(9 << 20))
+    env = dict(os.environ, LD_PRELOAD=thread_counter)
+    p = subprocess.run([KSUM, "-r", switch, "tree"], cwd=tmp_path, env=env,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.count(b"\n") == 2001
+    created = int(re.search(rb"threads created: (\d+)", p.stderr).group(1))
+    assert created <= 16, created
+    # the same digests as one file at a time
+    want = run([switch, "tree/0007", "tree/big"], cwd=tmp_path)[1].splitlines()
+    got = [l for l in p.stdout.splitlines() if l.endswith((b"/0007", b"/big"))]
+    assert sorted(got) == sorted(want)
