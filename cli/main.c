@@ -202,9 +202,10 @@ static int hash_files(const options *o, OSSL_LIB_CTX *lib)
     if ((names = names_open(o)) == NULL)
         return 0;
     pg = progress_start(o->progress);
-    /* Files at once for the sequential algorithms (on several threads, or
-     * batched on one), unless an output is long enough to be streamed. */
-    if (several && !(o->takes_any & TAKES_THREADS) && outputs_held(o))
+    /* Files at once (on several threads, or batched on one), unless an
+     * output is long enough to be streamed.  Tree modes too: a small file
+     * starts no helper thread, a large one uses its context's. */
+    if (several && outputs_held(o))
         ok = hash_files_concurrently(o, lib, names, threads, pg);
     if (ok < 0)
         ok = hash_files_in_turn(o, lib, names, threads, pg);
