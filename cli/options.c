@@ -19,6 +19,7 @@
 #include "hasher.h"
 #include "ksumprov.h"
 #include "output.h"
+#include "parts.h"
 
 #define MAX_KEY_FILE ((off_t)1 << 20)
 
@@ -476,7 +477,8 @@ static struct option *long_options(void)
     };
     size_t nfixed = sizeof fixed / sizeof fixed[0], n = nfixed + FORM_OPTIONS;
     size_t nwalk = sizeof walk_options / sizeof walk_options[0];
-    struct option *all = calloc(n + nwalk + 2 * algorithm_count + 1, sizeof *all);
+    struct option *all = calloc(n + nwalk + PARTS_OPTIONS + 2 * algorithm_count + 1,
+                                sizeof *all);
 
     if (all == NULL)
         return NULL;
@@ -484,6 +486,8 @@ static struct option *long_options(void)
     memcpy(all + nfixed, form_options, sizeof form_options);
     memcpy(all + n, walk_options, sizeof walk_options);
     n += nwalk;
+    memcpy(all + n, parts_long_options, sizeof parts_long_options);
+    n += PARTS_OPTIONS;
     for (size_t i = 0; i < algorithm_count; i++) {
         all[n++] = (struct option){algorithms[i].option, no_argument, NULL,
                                    OPT_ALGORITHM_BASE + (int)i};
@@ -741,6 +745,8 @@ static int parse_other(options *o, int c, const char *arg)
     int form = parse_form(o, c, arg), walk_ok;
 
     if (form >= 0)
+        return form;
+    if ((form = parts_parse_option(o, c, arg)) >= 0)
         return form;
     if (parse_walk_option(o, c, arg, &walk_ok))
         return walk_ok;
