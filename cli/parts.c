@@ -434,12 +434,18 @@ static int parse_u64(const char *s, size_t n, uint64_t *v)
     return 1;
 }
 
+/* Lower-case hex only, as written: a record is read back only as it was
+ * written, so that no byte of it can change unnoticed. */
 static int parse_digest(const char *s, size_t n, uint8_t out[PART_DIGEST])
 {
     size_t len;
 
-    return n == 2 * PART_DIGEST && is_hex(s, n) && hex_decode(s, n, out, &len) &&
-           len == PART_DIGEST;
+    if (n != 2 * PART_DIGEST)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+            return 0;
+    return hex_decode(s, n, out, &len) && len == PART_DIGEST;
 }
 
 /* Two decimal numbers, or "- -" when dash_ok. */

@@ -59,7 +59,7 @@ def make_parts(path, alg_args, rng, tmp, tag):
     chunks = max(1, -(-size // CHUNK))
     files = []
     if rng.random() < 0.5:
-        n = rng.randint(1, min(9, chunks + 2))
+        n = rng.randint(1, min(6, chunks + 2))
         for k in range(1, n + 1):
             f = tmp / f"{tag}.{k}of{n}"
             f.write_bytes(ok(alg_args + ["--part", f"{k}/{n}", str(path)]))
@@ -78,8 +78,8 @@ def boundary_sizes(clen):
     chunk boundaries, so that C (and its length) crosses them too."""
     tail = clen + le_len(clen)
     sizes = {0, 1, CHUNK - 1, CHUNK, CHUNK + 1}
-    for k in (1, 2, 3, 5):
-        for d in (-2, -1, 0, 1, 2):
+    for k in (1, 2, 5):
+        for d in (-1, 0, 1):
             m = k * CHUNK + d - tail
             if m >= 0:
                 sizes.add(m)
@@ -111,7 +111,8 @@ def test_boundaries_combine_to_the_whole_digest(objects, alg, custom):
         got = ok(args + ["-n", str(outlen), "--combine"] + parts)
         assert got == whole, (alg, size, len(custom), parts)
         data = path.read_bytes()
-        if size <= 3 * CHUNK:
+        # the pure-Python reference is slow: a sample of the small ones
+        if size <= 2 * CHUNK + 100 and rng.random() < 0.25:
             expect = ALGS[alg](data, custom.encode(), outlen).hex()
             assert got.decode().split()[0] == expect
 
@@ -283,7 +284,9 @@ def test_truncated_anywhere(three):
 def test_corrupted_anywhere(three):
     whole = (three / "p1").read_bytes()
     rng = random.Random(6)
-    for at in rng.sample(range(len(whole)), 40) + [len(whole) - 2]:
+    # every byte of the check line too (upper-case hex is refused as well)
+    check = whole.rindex(b"check ")
+    for at in rng.sample(range(len(whole)), 40) + list(range(check, len(whole) - 1)):
         b = bytearray(whole)
         b[at] = ord("A") if b[at] != ord("A") else ord("B")
         (three / "bad").write_bytes(bytes(b))
