@@ -257,8 +257,9 @@ static void print_help(void)
            "Digests may be hex or base64; without -n or -l, a variable-length\n"
            "algorithm is checked at the length of the line's digest (or its tag's\n"
            "-BITS).  Lines of algorithms ksum does not compute are counted as\n"
-           "improperly formatted (--warn names the algorithm).\n"
-           "\n  -h, --help                display this help and exit\n"
+           "improperly formatted (--warn names the algorithm).\n");
+    parts_print_help();
+    printf("\n  -h, --help                display this help and exit\n"
            "  -v, --version             output version information and exit\n"
            "\nExit status: 0 if every file was hashed or verified, 1 otherwise.\n"
            "\nEnvironment: KSUM_SIMD=portable, bmi2 or avx2 picks the Keccak code (one\n"

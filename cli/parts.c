@@ -55,6 +55,17 @@ int parts_parse_option(options *o, int c, const char *arg)
     }
 }
 
+void parts_print_help(void)
+{
+    printf("\nOne object in parts (--k12, --kt256, --m14; see docs/parts.md):\n"
+           "      --part=K/N            write the part record of share K of N of the\n"
+           "                            one FILE (chunks of 8 KiB) to standard output\n"
+           "      --part-range=START:LEN  the same for chunks START..START+LEN-1\n"
+           "      --combine             read part records (FILEs, or standard input)\n"
+           "                            in any order and print the whole file's line;\n"
+           "                            give the same -C as to --part\n");
+}
+
 int parts_wanted(const options *o)
 {
     return o->part_share != NULL || o->part_range != NULL || o->combine;

@@ -22,6 +22,9 @@
 extern const struct option parts_long_options[PARTS_OPTIONS];
 int parts_parse_option(options *o, int c, const char *arg);
 
+/* Their block of --help. */
+void parts_print_help(void);
+
 /* --part, --part-range or --combine was given. */
 int parts_wanted(const options *o);
 /* Does what they ask, resolving the options itself (--combine without an
