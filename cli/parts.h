@@ -34,7 +34,7 @@ int parts_main(options *o, OSSL_LIB_CTX *lib);
 /* ---- the record format, shared with the fuzzer ---- */
 
 #define PART_CHUNK 8192
-#define PART_DIGEST 32     /* SHA3-256 of C, of chunks, of the record */
+#define PART_DIGEST 32     /* KT128 of C, of chunks, of the record */
 #define PART_MAX_CV 64
 
 typedef struct part_record {
@@ -54,12 +54,14 @@ typedef struct part_record {
 } part_record;
 
 /* Parses the records in text[0..len) (one file's); *recs and *n get them
- * (free with part_records_free).  lib computes the SHA3-256 checks.  On a
+ * (free with part_records_free).  lib computes the checks.  On a
  * malformed record returns 0 with a one-line reason in why, naming the
  * record; the records read before it are in *recs. */
 int part_records_parse(OSSL_LIB_CTX *lib, const char *file, const char *text,
                        size_t len, part_record **recs, size_t *n, char *why,
                        size_t why_size);
 void part_records_free(part_record *recs, size_t n);
+/* The digest records use: KT128 of in, 32 bytes. */
+int part_digest(OSSL_LIB_CTX *lib, const void *in, size_t len, uint8_t out[PART_DIGEST]);
 
 #endif

@@ -2,7 +2,7 @@
 /*
  * The part-record parser of ksum --combine (cli/parts.c) on arbitrary
  * bytes.  The first byte chooses whether each "check" line is first set to
- * the right SHA3-256 of its record, so that mutations get past the check to
+ * the right digest of its record, so that mutations get past the check to
  * the rules after it.  What the parser accepts must be well formed: a
  * range inside the object, a head only in the record of chunk 0 and then
  * exactly the first chunk, whole CVs, a NUL-terminated name; and it must
@@ -18,7 +18,7 @@
 
 static OSSL_LIB_CTX *lib;
 
-/* Each "check " line that starts a line gets the SHA3-256 of the bytes
+/* Each "check " line that starts a line gets the digest of the bytes
  * from the last "ksum-part " line start (or the text's start) to it. */
 static void fix_checks(char *text, size_t len)
 {
@@ -31,10 +31,8 @@ static void fix_checks(char *text, size_t len)
             start = i;
         if (len - i >= 6 + 2 * PART_DIGEST && memcmp(text + i, "check ", 6) == 0) {
             uint8_t d[PART_DIGEST];
-            EVP_MD *md = EVP_MD_fetch(lib, "SHA3-256", "provider=" KSUMPROV_NAME);
-            if (md != NULL && EVP_Digest(text + start, i - start, d, NULL, md, NULL))
+            if (part_digest(lib, text + start, i - start, d))
                 hex_encode(d, PART_DIGEST, text + i + 6);
-            EVP_MD_free(md);
         }
     }
 }

@@ -142,6 +142,14 @@ def test_random_objects_every_form(objects):
             assert ok(args + ["--combine"] + parts).split()[0].decode() == h.hex()
 
 
+def test_raw_from_several_records(objects):
+    path = objects / "raw"
+    path.write_bytes(random.Random(8).randbytes(70000))
+    parts = make_parts(path, ["--k12"], random.Random(9), objects, "raw")
+    assert ok(["--k12", "--raw", "-n", "40", "--combine"] + parts) == \
+        ok(["--k12", "--raw", "-n", "40", str(path)])
+
+
 def test_long_output_is_streamed(objects):
     path = objects / "long"
     path.write_bytes(random.Random(3).randbytes(50000))
