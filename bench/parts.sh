@@ -35,7 +35,7 @@ head -c $((size_mib << 20)) /dev/urandom > object
 
 measure whole.txt "$ksum" --k12 object
 printf '%-44s %8.2f s wall %8.2f s CPU\n' "ksum --k12 (whole, all CPUs)" "$wall" "$cpu"
-whole_wall=$wall
+whole_wall=$wall whole_cpu=$cpu
 measure whole1.txt "$ksum" --k12 --threads 1 object
 printf '%-44s %8.2f s wall %8.2f s CPU\n' "ksum --k12 --threads 1 (whole)" "$wall" "$cpu"
 whole1_cpu=$cpu
@@ -51,11 +51,11 @@ part_cpu=$cpu
 measure combined.txt "$ksum" --k12 --combine object.part1 object.part2 object.part3 \
   object.part4 object.part5 object.part6 object.part7 object.part8
 printf '%-44s %8.3f s wall %8.3f s CPU\n' "ksum --k12 --combine (8 records)" "$wall" "$cpu"
-combine_wall=$wall
+combine_wall=$wall combine_cpu=$cpu
 echo "records: $(cat object.part* | wc -c) bytes for $((size_mib << 20)) bytes of object"
 
 cmp -s whole.txt combined.txt || { echo "DIGESTS DIFFER"; cat whole.txt combined.txt; exit 1; }
 echo "same digest: $(cut -d' ' -f1 whole.txt)"
-echo "combine / whole hash (all CPUs): $(echo "100 * $combine_wall / $whole_wall" | bc -l | cut -c1-5) %"
+echo "combine / whole hash (all CPUs): $(echo "100 * $combine_wall / $whole_wall" | bc -l | cut -c1-5) % wall, $(echo "100 * $combine_cpu / $whole_cpu" | bc -l | cut -c1-5) % CPU"
 echo "parts (wall) / whole (all CPUs): $(echo "100 * ($parts_wall + $combine_wall) / $whole_wall" | bc -l | cut -c1-5) %"
 echo "CPU per byte, one part / whole --threads 1: $(echo "8 * $part_cpu / $whole1_cpu" | bc -l | cut -c1-5)"

@@ -33,6 +33,7 @@
  * KSUMPROV_PART_MAX_CHUNKS for the chunks a customization string adds. */
 #define SEGMENT_CHUNKS 512
 #define HEAD_LINE 96        /* bytes of the first chunk per "head" line */
+#define READ_PIECE ((size_t)1 << 20)
 
 _Static_assert(PART_CHUNK * SEGMENT_CHUNKS <= (size_t)16 << 20, "one read buffer");
 _Static_assert(SEGMENT_CHUNKS + 64 <= KSUMPROV_PART_MAX_CHUNKS, "room for C");
@@ -169,6 +170,18 @@ static void put(writer *w, const char *fmt, ...)
         w->ok = 0;
 }
 
+/* Lines already formatted. */
+static void put_block(writer *w, const char *text, size_t len)
+{
+    if (len == 0)
+        return;
+    if (!EVP_DigestUpdate(w->check, text, len))
+        w->ok = 0;
+    fwrite(text, 1, len, stdout);
+    if (!output_ok())
+        w->ok = 0;
+}
+
 /* "key BASE64\n" for len bytes (at most HEAD_LINE, or a CV). */
 static void put_base64(writer *w, const char *key, const uint8_t *in, size_t len)
 {
@@ -260,11 +273,14 @@ static int write_cvs(writer *w, OSSL_LIB_CTX *lib, const options *o, const famil
     EVP_MD *md = EVP_MD_fetch(lib, f->cv, PROPS);
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
     size_t bufsize = (size_t)SEGMENT_CHUNKS * PART_CHUNK;
-    uint8_t *buf = malloc(bufsize);
+    uint8_t *buf = malloc(READ_PIECE);
     uint8_t *cvs = malloc((size_t)KSUMPROV_PART_MAX_CHUNKS * f->cv_len);
+    /* a segment's "cv" lines, written (and digested) at once */
+    size_t line_len = 3 + BASE64_LENGTH(f->cv_len) + 1;
+    char *lines = malloc((size_t)KSUMPROV_PART_MAX_CHUNKS * line_len);
     const char *custom = custom_of(o);
     unsigned threads = o->threads;
-    int ok = md != NULL && ctx != NULL && buf != NULL && cvs != NULL;
+    int ok = md != NULL && ctx != NULL && buf != NULL && cvs != NULL && lines != NULL;
 
     *count = 0;
     if (!ok)
@@ -285,26 +301,47 @@ static int write_cvs(writer *w, OSSL_LIB_CTX *lib, const options *o, const famil
         *pp = OSSL_PARAM_construct_end();
         q[0] = OSSL_PARAM_construct_uint64(KSUM_PARAM_CV_COUNT, &n);
         q[1] = OSSL_PARAM_construct_end();
-        if (!read_at(fd, buf, (size_t)(stop - at), at)) {
-            report_error(name, errno ? errno : KSUM_ECHANGED, NULL);
-            ok = 0;
-            break;
-        }
-        if (!EVP_DigestInit_ex2(ctx, md, p) ||
-            !EVP_DigestUpdate(ctx, buf, (size_t)(stop - at)) ||
-            !EVP_MD_CTX_get_params(ctx, q) || n > KSUMPROV_PART_MAX_CHUNKS ||
-            !EVP_DigestFinalXOF(ctx, cvs, (size_t)n * f->cv_len)) {
+        if (!EVP_DigestInit_ex2(ctx, md, p)) {
             report_error(name, KSUM_EHASH, NULL);
             ok = 0;
             break;
         }
-        for (uint64_t i = 0; i < n && w->ok; i++)
-            put_base64(w, "cv", cvs + i * f->cv_len, f->cv_len);
+        /* Reads of 1 MiB, as ksum reads a whole file: the bytes are still
+         * in the CPU's caches when they are hashed. */
+        for (uint64_t pos = at; ok && pos < stop;) {
+            size_t piece = stop - pos < READ_PIECE ? (size_t)(stop - pos) : READ_PIECE;
+            if (!read_at(fd, buf, piece, pos)) {
+                report_error(name, errno ? errno : KSUM_ECHANGED, NULL);
+                ok = 0;
+            } else if (!EVP_DigestUpdate(ctx, buf, piece)) {
+                report_error(name, KSUM_EHASH, NULL);
+                ok = 0;
+            }
+            pos += piece;
+        }
+        if (ok && (!EVP_MD_CTX_get_params(ctx, q) || n > KSUMPROV_PART_MAX_CHUNKS ||
+                   !EVP_DigestFinalXOF(ctx, cvs, (size_t)n * f->cv_len))) {
+            report_error(name, KSUM_EHASH, NULL);
+            ok = 0;
+        }
+        if (!ok)
+            break;
+        {
+            size_t used = 0;
+            for (uint64_t i = 0; i < n; i++) {
+                memcpy(lines + used, "cv ", 3);
+                used += 3;
+                used += base64_encode(cvs + i * f->cv_len, f->cv_len, lines + used);
+                lines[used++] = '\n';
+            }
+            put_block(w, lines, used);
+        }
         *count += n;
         at = stop;
         if (at == to || !w->ok)
             break;
     }
+    free(lines);
     free(cvs);
     free(buf);
     EVP_MD_CTX_free(ctx);
