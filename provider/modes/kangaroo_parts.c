@@ -78,6 +78,8 @@ static void cv_start(void *st, const mode_desc *d, const keccak_backend *be,
 /* Bytes of S at c->pos: those of S_0 are skipped, the rest hashed. */
 static void cv_feed(cv_part *c, const uint8_t *in, size_t len)
 {
+    if (len == 0)
+        return;     /* in may be NULL then */
     if (c->pos < KANGAROO_CHUNK) {
         size_t skip = (size_t)min_u64(KANGAROO_CHUNK - c->pos, len);
         in += skip;
