@@ -178,6 +178,41 @@ def test_empty_shares_when_there_are_more_shares_than_chunks(objects):
     assert ok(["--k12", "--combine"] + parts) == ok(["--k12", str(path)])
 
 
+def test_record_format_as_documented(tmp_path):
+    """Every line of a record, recomputed from the object with the
+    reference: the format docs/parts.md describes."""
+    import base64
+    data = bytes(random.Random(11).randbytes(2 * CHUNK + 10))
+    (tmp_path / "obj").write_bytes(data)
+    custom = b"cust"
+    s = data + custom + ref.length_encode(len(custom))
+    d = lambda x: ref.kt128(x, b"", 32).hex()   # the records' digest
+    for args, begin, end in ((["--part", "1/2"], 0, 1), (["--part", "2/2"], 1, 3),
+                             (["--part-range", "1:1"], 1, 2)):
+        rec = ok(["--k12", "-C", "cust"] + args + ["obj"], cwd=tmp_path)
+        lines = rec.decode().split("\n")
+        assert lines[-1] == ""
+        want = ["ksum-part 1", "algorithm KANGAROOTWELVE", "customization " + d(custom),
+                f"object {len(data)}", "first " + d(data[:CHUNK]),
+                "last " + d(data[2 * CHUNK:]), "name " + base64.b64encode(b"obj").decode(),
+                "share 1 2" if args == ["--part", "1/2"] else
+                "share 2 2" if args[0] == "--part" else "share - -",
+                f"chunks {begin} {end}"]
+        if begin == 0:
+            want += ["head " + base64.b64encode(data[i:min(i + 96, CHUNK)]).decode()
+                     for i in range(0, CHUNK, 96)]
+        # CV_i of S_i = M || C || length_encode(|C|), i >= 1; the last part's
+        # range reaches the end of S
+        last = -(-len(s) // CHUNK) if end * CHUNK >= len(data) else end
+        cvs = [ref.sponge(s[i * CHUNK:(i + 1) * CHUNK], 168, 12, 0x0B, 32)
+               for i in range(max(begin, 1), last)]
+        want += ["cv " + base64.b64encode(cv).decode() for cv in cvs]
+        want += [f"cvs {len(cvs)}"]
+        body = "".join(line + "\n" for line in want)
+        assert lines[:-2] == want
+        assert lines[-2] == "check " + d(body.encode())
+
+
 # ---- 2. refusals ----
 
 @pytest.fixture(scope="module")
