@@ -319,8 +319,9 @@ static int write_cvs(writer *w, OSSL_LIB_CTX *lib, const options *o, const famil
             }
             pos += piece;
         }
+        /* No CV (a range within the first chunk): nothing to take. */
         if (ok && (!EVP_MD_CTX_get_params(ctx, q) || n > KSUMPROV_PART_MAX_CHUNKS ||
-                   !EVP_DigestFinalXOF(ctx, cvs, (size_t)n * f->cv_len))) {
+                   (n > 0 && !EVP_DigestFinalXOF(ctx, cvs, (size_t)n * f->cv_len)))) {
             report_error(name, KSUM_EHASH, NULL);
             ok = 0;
         }

@@ -16,8 +16,9 @@
  * can have one, and works in a smaller one on the stack when it cannot.
  *
  * A state owns no memory, so a copy is memcpy and a wipe is clearing its
- * state_size bytes; the only pointer in it is the worker pool a tree mode
- * borrows, which the glue attaches again to a copy.
+ * state_size bytes; the only pointers in it are the worker pool a tree mode
+ * borrows, which the glue attaches again to a copy, and the constant
+ * function a tree in parts sends its CVs to (tree.h).
  */
 #ifndef KSUM_MODE_H
 #define KSUM_MODE_H
