@@ -21,6 +21,7 @@
 #include "ksumprov.h"
 #include "options.h"
 #include "output.h"
+#include "parts.h"
 #include "progress.h"
 #include "tuple.h"
 #include "walk.h"
@@ -263,7 +264,9 @@ int main(int argc, char **argv)
         return 1;
     }
     report_backend(lib);
-    if (!options_resolve(&o, lib))
+    if (parts_wanted(&o))
+        ok = parts_main(&o, lib);   /* resolves the options itself */
+    else if (!options_resolve(&o, lib))
         ok = 0;
     else
         ok = o.check ? check_files(&o, lib) : hash_files(&o, lib);

@@ -19,6 +19,7 @@
 #include "hasher.h"
 #include "ksumprov.h"
 #include "messages.h"
+#include "parts.h"
 
 #define MAX_KEY_FILE ((off_t)1 << 20)
 
@@ -258,8 +259,9 @@ static void print_help(void)
            "-BITS), but with a key only at the length of -n/-l or the default, and\n"
            "a key makes every line count: one not verified is named and fails the\n"
            "run.  Lines of algorithms ksum does not compute are counted as\n"
-           "improperly formatted (--warn names the algorithm).\n"
-           "\n  -h, --help                display this help and exit\n"
+           "improperly formatted (--warn names the algorithm).\n");
+    parts_print_help();
+    printf("\n  -h, --help                display this help and exit\n"
            "  -v, --version             output version information and exit\n"
            "\nExit status: 0 if every file was hashed or verified, 1 otherwise.\n"
            "\nEnvironment: KSUM_SIMD=portable, bmi2 or avx2 picks the Keccak code (one\n"
@@ -478,7 +480,8 @@ static struct option *long_options(void)
     };
     size_t nfixed = sizeof fixed / sizeof fixed[0], n = nfixed + FORM_OPTIONS;
     size_t nwalk = sizeof walk_options / sizeof walk_options[0];
-    struct option *all = calloc(n + nwalk + 2 * algorithm_count + 1, sizeof *all);
+    struct option *all = calloc(n + nwalk + PARTS_OPTIONS + 2 * algorithm_count + 1,
+                                sizeof *all);
 
     if (all == NULL)
         return NULL;
@@ -486,6 +489,8 @@ static struct option *long_options(void)
     memcpy(all + nfixed, form_options, sizeof form_options);
     memcpy(all + n, walk_options, sizeof walk_options);
     n += nwalk;
+    memcpy(all + n, parts_long_options, sizeof parts_long_options);
+    n += PARTS_OPTIONS;
     for (size_t i = 0; i < algorithm_count; i++) {
         all[n++] = (struct option){algorithms[i].option, no_argument, NULL,
                                    OPT_ALGORITHM_BASE + (int)i};
@@ -743,6 +748,8 @@ static int parse_other(options *o, int c, const char *arg)
     int form = parse_form(o, c, arg), walk_ok;
 
     if (form >= 0)
+        return form;
+    if ((form = parts_parse_option(o, c, arg)) >= 0)
         return form;
     if (parse_walk_option(o, c, arg, &walk_ok))
         return walk_ok;

@@ -61,6 +61,10 @@ typedef struct options {
     int untagged;            /* --untagged was given (the default form) */
     size_t length_bits;      /* -l; 0 when absent (then in size, bytes) */
     const char *size_option; /* "--output-size" or "--length", for messages */
+    /* One object in parts (issue 20, parts.c). */
+    const char *part_share;  /* --part K/N */
+    const char *part_range;  /* --part-range START:LEN */
+    int combine;             /* --combine */
 } options;
 
 /* The option that sets a TAKES_* bit ("--customization"), for messages. */

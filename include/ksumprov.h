@@ -9,7 +9,9 @@
  *            CSHAKE128/256 (CSHAKE-128/256), PARALLELHASH128/256,
  *            TUPLEHASH128/256, KANGAROOTWELVE (KT128, KT-128, K12),
  *            KT256 (KT-256), MARSUPILAMIFOURTEEN (M14),
- *            TURBOSHAKE128/256 (TURBOSHAKE-128/256)
+ *            TURBOSHAKE128/256 (TURBOSHAKE-128/256),
+ *            KT128-CV, KT256-CV, M14-CV, KT128-FINAL, KT256-FINAL,
+ *            M14-FINAL (a tree in parts: see KSUM_PARAM_MESSAGE_LENGTH)
  *   EVP_MAC: KMAC128 (KMAC-128), KMAC256 (KMAC-256)
  *
  * Where a name is shared with OpenSSL's default provider, ksumprov behaves
@@ -156,6 +158,48 @@ extern "C" {
  * output length set for ParallelHash, TupleHash and KMAC, whose value
  * depends on it); no update or final may follow. */
 #define KSUM_PARAM_SQUEEZE "squeeze"
+
+/* KangarooTwelve in parts (KT128, KT256, M14): one object hashed by
+ * several machines, each over a chunk-aligned byte range, and one step
+ * that combines their chaining values (CVs) into the digest one machine
+ * would give.  S = M || C || length_encode(|C|) is cut into 8192-byte
+ * chunks; S_0 enters the final node as it is and every later chunk gives a
+ * CV (RFC 9861 section 3).  Two algorithms per function:
+ *
+ *   "KT128-CV", "KT256-CV", "M14-CV" (aliases KANGAROOTWELVE-CV,
+ *   MARSUPILAMIFOURTEEN-CV): the input is M from byte "offset" on (a
+ *   multiple of 8192, default 0) to a multiple of 8192 or to the end of M;
+ *   the output is the CVs of the chunks S_i, i >= 1, the range covers, in
+ *   order (32 bytes each for KT128, 64 for KT256 and M14).  Bytes of the
+ *   first chunk are taken and not hashed.  The range that reaches the end
+ *   of M also gives the CVs of the chunks past M, which hold only C and its
+ *   length (C can push S over a chunk boundary).  Read "cv-count" once the
+ *   input is given, then take exactly cv-count * CV bytes with
+ *   EVP_DigestFinalXOF (a final of another length is refused).  One context
+ *   gives at most KSUMPROV_PART_MAX_CHUNKS CVs: a longer range is several
+ *   contexts with successive offsets.  "threads" as for KT128.
+ *
+ *   "KT128-FINAL", "KT256-FINAL", "M14-FINAL": the input is the first
+ *   min(|M|, 8192) bytes of M, then the CVs of all the other chunks in
+ *   order; the output is the digest of M, with "custom" and the output
+ *   length ("xoflen", or squeezing) as for KT128.  A final with fewer or
+ *   more CV bytes than the tree of |M| and |C| has is refused.
+ *
+ * Both need "message-length", |M|: it decides where S ends and whether a
+ * tree is used at all (|S| <= 8192: one node, no CVs), and both need the
+ * same "custom".
+ *
+ * Why separate names and not a parameter of KT128: their input and output
+ * are not KT128's (a range and CVs; a first chunk and CVs), so an
+ * application must ask for them by name, and a provider without them fails
+ * the fetch.  A parameter would be an unknown key to an older ksumprov or
+ * another provider, ignored as unknown keys are, and would silently give
+ * the KT128 of the CVs.  Separate names also keep the settable lists of
+ * KT128 unchanged.  All the chunk and suffix logic is in the provider. */
+#define KSUM_PARAM_MESSAGE_LENGTH "message-length"  /* uint64, before data */
+#define KSUM_PARAM_OFFSET "offset"                  /* uint64, before data */
+#define KSUM_PARAM_CV_COUNT "cv-count"              /* uint64, get only */
+#define KSUMPROV_PART_MAX_CHUNKS 1024
 
 /* ksumprov's own default output length (size_t, algorithm parameter:
  * EVP_MD_get_params or EVP_MAC_get_params), the same on every OpenSSL

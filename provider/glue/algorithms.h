@@ -62,7 +62,18 @@ enum {
     X(turboshake128, "TURBOSHAKE128:TURBOSHAKE-128", "TurboSHAKE128 (RFC 9861)", D,   \
       ONLY_KSUMPROV)                                                                 \
     X(turboshake256, "TURBOSHAKE256:TURBOSHAKE-256", "TurboSHAKE256 (RFC 9861)", D,   \
-      ONLY_KSUMPROV)
+      ONLY_KSUMPROV)                                                                 \
+    X(kt128_cv, "KT128-CV:KANGAROOTWELVE-CV", "KT128 chaining values of a range", D,   \
+      ONLY_KSUMPROV)                                                                 \
+    X(kt256_cv, "KT256-CV", "KT256 chaining values of a range", D, ONLY_KSUMPROV)     \
+    X(m14_cv, "M14-CV:MARSUPILAMIFOURTEEN-CV", "M14 chaining values of a range", D,   \
+      ONLY_KSUMPROV)                                                                 \
+    X(kt128_final, "KT128-FINAL:KANGAROOTWELVE-FINAL",                               \
+      "KT128 from the first chunk and chaining values", D, ONLY_KSUMPROV)             \
+    X(kt256_final, "KT256-FINAL", "KT256 from the first chunk and chaining values", D, \
+      ONLY_KSUMPROV)                                                                 \
+    X(m14_final, "M14-FINAL:MARSUPILAMIFOURTEEN-FINAL",                              \
+      "M14 from the first chunk and chaining values", D, ONLY_KSUMPROV)
 
 #define KSUM_MACS(X)                                                                   \
     X(kmac128, "KMAC128:KMAC-128:2.16.840.1.101.3.4.2.19", "KMAC128 (SP 800-185)",     \

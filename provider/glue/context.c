@@ -127,7 +127,7 @@ static mode_params params_of(const settings *s)
 {
     mode_params p = {s->custom.p, s->fname.p, s->key.p, s->custom.len,
                      s->fname.len, s->key.len, s->block_size,
-                     (uint8_t)s->domain};
+                     (uint8_t)s->domain, s->message_len, s->offset};
     return p;
 }
 
@@ -267,8 +267,14 @@ int ksum_ctx_update(ksum_ctx *c, const unsigned char *in, size_t len)
         return 1;
     }
     if (!ops_of(c)->absorb(c->state, in, len)) {
-        KSUM_RAISE(c->prov, KSUM_R_ELEMENT_LENGTH,
-                   "more data than the element length announced");
+        if (c->alg->mode->takes & MODE_PARTS)
+            KSUM_RAISE(c->prov, KSUM_R_PART,
+                       "input outside the part: no message-length, an offset "
+                       "that is no chunk start, past the message's end, or "
+                       "more than %d chunks", KSUMPROV_PART_MAX_CHUNKS);
+        else
+            KSUM_RAISE(c->prov, KSUM_R_ELEMENT_LENGTH,
+                       "more data than the element length announced");
         return 0;
     }
     return 1;
@@ -296,8 +302,17 @@ static int close_input(ksum_ctx *c)
     if (c->batch != NULL)
         batch_flush(c->batch); /* the sponge is c's alone from here */
     if (!ops_of(c)->finish(c->state, &p, c->set.outlen, c->set.xof)) {
-        KSUM_RAISE(c->prov, KSUM_R_ELEMENT_LENGTH,
-                   "the element announced is not complete");
+        if (c->alg->mode->takes & MODE_RANGE)
+            KSUM_RAISE(c->prov, KSUM_R_PART,
+                       "the part must end at a chunk boundary or at the "
+                       "message's end, and its output be cv-count CVs");
+        else if (c->alg->mode->takes & MODE_PARTS)
+            KSUM_RAISE(c->prov, KSUM_R_PART,
+                       "the input must be the message's first chunk and "
+                       "then exactly the chaining values of all the others");
+        else
+            KSUM_RAISE(c->prov, KSUM_R_ELEMENT_LENGTH,
+                       "the element announced is not complete");
         return 0;
     }
     c->phase = PHASE_SQUEEZING;
@@ -396,6 +411,15 @@ int ksum_ctx_get_params(ksum_ctx *c, OSSL_PARAM params[])
         (p = OSSL_PARAM_locate(params, KSUM_PARAM_BATCH)) != NULL &&
         !OSSL_PARAM_set_uint64(p, group_of(c)))
         return 0;
+    if (ops_of(c)->cv_count != NULL &&
+        (p = OSSL_PARAM_locate(params, KSUM_PARAM_CV_COUNT)) != NULL) {
+        mode_params mp = params_of(&c->set);
+        /* Asking fixes the input parameters, as a first byte would. */
+        if (c->phase < PHASE_SQUEEZING && !absorbing(c, "cv-count"))
+            return 0;
+        if (!OSSL_PARAM_set_uint64(p, ops_of(c)->cv_count(c->state, &mp)))
+            return 0;
+    }
     if ((p = OSSL_PARAM_locate(params, KSUM_PARAM_SQUEEZE)) != NULL &&
         !get_squeeze(c, p))
         return 0;

@@ -10,11 +10,14 @@
 #include <openssl/params.h>
 #include <string.h>
 
+#include "../modes/kangaroo.h"
 #include "../permutation/keccak_p.h"
 #include "settings.h"
 
 _Static_assert(KSUMPROV_MAX_THREADS == 256, "read_threads says so");
 _Static_assert(KSUMPROV_BATCH_PENDING == BATCH_PENDING_MAX,
+               "ksumprov.h states the bound");
+_Static_assert(KSUMPROV_PART_MAX_CHUNKS == KANGAROO_PART_MAX_CVS,
                "ksumprov.h states the bound");
 
 enum when { BEFORE_DATA, BEFORE_OUTPUT, ANY_TIME };
@@ -222,6 +225,32 @@ static int read_element(const ksum_provctx *prov, const OSSL_PARAM *p,
     return 1;
 }
 
+/* A length in bytes of a message given in parts; below 2^62, so that
+ * sums with a customization's length cannot wrap. */
+static int read_part_u64(const ksum_provctx *prov, const OSSL_PARAM *p,
+                         uint64_t *v)
+{
+    if (!OSSL_PARAM_get_uint64(p, v))
+        return wrong_type(prov, p, "a non-negative integer");
+    if (*v >= (uint64_t)1 << 62)
+        return out_of_range(prov, p, "below 2^62");
+    return 1;
+}
+
+static int read_message_len(const ksum_provctx *prov, const OSSL_PARAM *p,
+                            const settings *cur, settings *next)
+{
+    (void)cur;
+    return read_part_u64(prov, p, &next->message_len);
+}
+
+static int read_offset(const ksum_provctx *prov, const OSSL_PARAM *p,
+                       const settings *cur, settings *next)
+{
+    (void)cur;
+    return read_part_u64(prov, p, &next->offset);
+}
+
 /* ---- the rules ---- */
 
 /* A string that upstream OpenSSL types as UTF-8 for text modes. */
@@ -251,6 +280,10 @@ static const rule rules[] = {
     {KSUM_PARAM_BATCH, MODE_BATCH, ANY_TIME, read_batch,
      OSSL_PARAM_UNSIGNED_INTEGER, 0},
     {KSUM_PARAM_ELEMENT_LENGTH, MODE_ELEMENT, BEFORE_OUTPUT, read_element,
+     OSSL_PARAM_UNSIGNED_INTEGER, 0},
+    {KSUM_PARAM_MESSAGE_LENGTH, MODE_PARTS, BEFORE_DATA, read_message_len,
+     OSSL_PARAM_UNSIGNED_INTEGER, 0},
+    {KSUM_PARAM_OFFSET, MODE_RANGE, BEFORE_DATA, read_offset,
      OSSL_PARAM_UNSIGNED_INTEGER, 0},
 };
 #define RULES (sizeof rules / sizeof rules[0])
@@ -342,6 +375,7 @@ void settings_default(settings *s, const ksum_alg *alg, const ksum_provctx *prov
     s->block_size = 8192;
     s->domain = alg->mode->domain;
     s->be = keccak_backend_active();
+    s->message_len = UINT64_MAX;
 }
 
 static void buffer_free(buffer *b)
@@ -445,6 +479,7 @@ static const rule readable[] = {
      OSSL_PARAM_UNSIGNED_INTEGER, 0},
     {KSUM_PARAM_BACKEND, 0, ANY_TIME, NULL, OSSL_PARAM_UTF8_PTR, 0},
     {KSUM_PARAM_BATCH, MODE_BATCH, ANY_TIME, NULL, OSSL_PARAM_UNSIGNED_INTEGER, 0},
+    {KSUM_PARAM_CV_COUNT, MODE_RANGE, ANY_TIME, NULL, OSSL_PARAM_UNSIGNED_INTEGER, 0},
 };
 
 int ksum_param_lists_build(ksum_provctx *prov)

@@ -47,6 +47,7 @@ enum {
     KSUM_R_ELEMENT_LENGTH,
     KSUM_R_NO_OUTPUT_LENGTH,
     KSUM_R_NOT_XOF,
+    KSUM_R_PART,
 };
 
 void ksum_raise(const ksum_provctx *prov, const char *file, int line,

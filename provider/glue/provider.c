@@ -122,6 +122,7 @@ static const OSSL_ITEM reason_strings[] = {
     {KSUM_R_ELEMENT_LENGTH, "data does not match the announced element length"},
     {KSUM_R_NO_OUTPUT_LENGTH, "no output length set"},
     {KSUM_R_NOT_XOF, "not an extendable-output function"},
+    {KSUM_R_PART, "input does not fit the part of the tree"},
     {0, NULL},
 };
 

@@ -32,6 +32,8 @@ typedef struct settings {
     const struct keccak_backend *be;
     int announce;       /* an element length to announce (not kept) */
     uint64_t element_len;
+    uint64_t message_len;   /* a tree in parts: |M|; UINT64_MAX: not set */
+    uint64_t offset;        /* ... and where the part's input starts */
 } settings;
 
 /* The defaults of alg; s must hold no buffers. */

@@ -52,9 +52,9 @@ static sponge *lane(void *st)
 }
 
 static const mode_ops cshake_ops = {sizeof(sponge), cshake_start, absorb,
-                                    cshake_finish, squeeze, NULL, NULL, lane};
+                                    cshake_finish, squeeze, NULL, NULL, lane, NULL};
 static const mode_ops kmac_ops = {sizeof(sponge), kmac_start, absorb,
-                                  kmac_finish_op, squeeze, NULL, NULL, lane};
+                                  kmac_finish_op, squeeze, NULL, NULL, lane, NULL};
 
 #define RATE(strength) (200 - (strength) / 4)
 #define CSHAKE(strength)                                                     \

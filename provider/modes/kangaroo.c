@@ -40,7 +40,6 @@ void kangaroo_init(kangaroo *k, const keccak_backend *be,
 
 void kangaroo_update(kangaroo *k, const void *data, size_t len)
 {
-    static const uint8_t tree_marker[8] = {0x03};
     const uint8_t *in = data;
 
     if (len == 0)
@@ -57,17 +56,45 @@ void kangaroo_update(kangaroo *k, const void *data, size_t len)
     if (len == 0)
         return;
     /* Only a byte past the first chunk makes this a tree. */
-    if (!k->tree) {
-        sponge_absorb(&k->final, tree_marker, sizeof tree_marker);
-        k->final.domain = DOMAIN_FINAL;
-        k->tree = 1;
-    }
+    kangaroo_begin_tree(k);
     tree_leaves_update(&k->leaves, &k->final, in, len);
+}
+
+void kangaroo_begin_tree(kangaroo *k)
+{
+    static const uint8_t tree_marker[8] = {0x03};
+
+    if (k->tree)
+        return;
+    sponge_absorb(&k->final, tree_marker, sizeof tree_marker);
+    k->final.domain = DOMAIN_FINAL;
+    k->tree = 1;
+}
+
+void kangaroo_end_tree(kangaroo *k, uint64_t cvs)
+{
+    static const uint8_t end[2] = {0xFF, 0xFF};
+    uint8_t enc[9];
+
+    sponge_absorb(&k->final, enc, kangaroo_length_encode(enc, cvs));
+    sponge_absorb(&k->final, end, sizeof end);
+}
+
+size_t kangaroo_suffix(uint8_t out[9], size_t clen)
+{
+    return kangaroo_length_encode(out, clen);
+}
+
+uint64_t kangaroo_chunks(uint64_t message_len, size_t clen)
+{
+    uint8_t enc[9];
+    uint64_t s = message_len + clen + kangaroo_length_encode(enc, clen);
+
+    return s <= KANGAROO_CHUNK ? 1 : (s + KANGAROO_CHUNK - 1) / KANGAROO_CHUNK;
 }
 
 void kangaroo_finish(kangaroo *k, const uint8_t *custom, size_t clen)
 {
-    static const uint8_t end[2] = {0xFF, 0xFF};
     uint8_t enc[9];
 
     kangaroo_update(k, custom, clen);
@@ -75,9 +102,7 @@ void kangaroo_finish(kangaroo *k, const uint8_t *custom, size_t clen)
     if (!k->tree)
         return;
     tree_leaves_finish(&k->leaves, &k->final);
-    sponge_absorb(&k->final, enc,
-                  kangaroo_length_encode(enc, k->leaves.count));
-    sponge_absorb(&k->final, end, sizeof end);
+    kangaroo_end_tree(k, k->leaves.count);
 }
 
 /* ---- as a mode ---- */
@@ -113,7 +138,7 @@ static void attach_workers(void *st, worker_pool *pool, unsigned threads)
 }
 
 static const mode_ops kangaroo_ops = {sizeof(kangaroo), start, absorb, finish,
-                                      squeeze, attach_workers, NULL, NULL};
+                                      squeeze, attach_workers, NULL, NULL, NULL};
 
 #define KANGAROO(p, tree, strength, outlen) KANGAROO_(p, strength, outlen, tree)
 #define KANGAROO_(p, strength, outlen, rate, rounds, cv)                     \

@@ -16,8 +16,9 @@
  * can have one, and works in a smaller one on the stack when it cannot.
  *
  * A state owns no memory, so a copy is memcpy and a wipe is clearing its
- * state_size bytes; the only pointer in it is the worker pool a tree mode
- * borrows, which the glue attaches again to a copy.
+ * state_size bytes; the only pointers in it are the worker pool a tree mode
+ * borrows, which the glue attaches again to a copy, and the constant
+ * function a tree in parts sends its CVs to (tree.h).
  */
 #ifndef KSUM_MODE_H
 #define KSUM_MODE_H
@@ -47,7 +48,10 @@ enum {
     MODE_ELEMENT = 1 << 8,  /* announced element lengths (TupleHash) */
     MODE_TEXT = 1 << 9,     /* S and N are text in OpenSSL's own API */
     MODE_BATCH = 1 << 10,   /* absorbs with other messages (ops->lane) */
+    MODE_PARTS = 1 << 11,   /* a K12 tree in parts: the message's length */
+    MODE_RANGE = 1 << 12,   /* ... and where this part's input starts */
 };
+/* (MODE_PARTS and MODE_RANGE are set before the first byte.) */
 
 /* The values of the parameters fixed before the first byte. */
 typedef struct mode_params {
@@ -55,6 +59,8 @@ typedef struct mode_params {
     size_t custom_len, fname_len, key_len;
     size_t block_size;      /* B, at least 1 */
     uint8_t domain;         /* D, 0x01..0x7F */
+    uint64_t message_len;   /* MODE_PARTS: |M|; UINT64_MAX when not set */
+    uint64_t offset;        /* MODE_RANGE: the first byte of M given */
 } mode_params;
 
 typedef struct mode_desc mode_desc;
@@ -78,6 +84,10 @@ typedef struct mode_ops {
      * (batch.h) may absorb them there, together with other messages'.
      * Its address is fixed for the state's life.  NULL otherwise. */
     sponge *(*lane)(void *st);
+    /* MODE_RANGE: how many chaining values the output holds when the
+     * input ends where it is now (its output is that many times cv bytes,
+     * nothing else).  NULL otherwise. */
+    uint64_t (*cv_count)(const void *st, const mode_params *p);
 } mode_ops;
 
 struct mode_desc {
@@ -101,5 +111,7 @@ extern const mode_desc mode_cshake128, mode_cshake256, mode_kmac128,
 extern const mode_desc mode_parallelhash128, mode_parallelhash256; /* parallelhash.c */
 extern const mode_desc mode_kt128, mode_kt256, mode_m14;           /* kangaroo.c */
 extern const mode_desc mode_tuplehash128, mode_tuplehash256;       /* tuplehash.c */
+extern const mode_desc mode_kt128_cv, mode_kt256_cv, mode_m14_cv,
+    mode_kt128_final, mode_kt256_final, mode_m14_final;          /* kangaroo_parts.c */
 
 #endif

@@ -16,6 +16,16 @@ void tree_leaves_init(tree_leaves *t, size_t leaf_len, unsigned rate,
     t->cv_len = (uint8_t)cv_len;
     t->threads = 1;
     t->pool = NULL;
+    t->sink = NULL;
+}
+
+/* CVs into the final node, or to the sink when there is one. */
+static void deliver(tree_leaves *t, sponge *final, const uint8_t *cvs, size_t len)
+{
+    if (t->sink != NULL)
+        t->sink(t, cvs, len);
+    else
+        sponge_absorb(final, cvs, len);
 }
 
 void tree_leaves_set_workers(tree_leaves *t, worker_pool *pool, unsigned threads)
@@ -29,7 +39,7 @@ static void emit_leaf(tree_leaves *t, sponge *final)
     uint8_t cv[TREE_MAX_CV];
 
     sponge_squeeze(&t->leaf, cv, t->cv_len);
-    sponge_absorb(final, cv, t->cv_len);
+    deliver(t, final, cv, t->cv_len);
     t->fill = 0;
     t->count++;
 }
@@ -92,7 +102,7 @@ static void hash_groups(tree_leaves *t, sponge *final, const uint8_t *in,
         size_t batch = groups < max_batch ? groups : max_batch;
         parallel_for(t->pool, threads_for(t, batch), batch, grain, hash_group_range,
                      &job);
-        sponge_absorb(final, job.cvs, batch * KECCAK_PAR * t->cv_len);
+        deliver(t, final, job.cvs, batch * KECCAK_PAR * t->cv_len);
         t->count += batch * KECCAK_PAR;
         job.in += batch * KECCAK_PAR * t->leaf_len;
         groups -= batch;

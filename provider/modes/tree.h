@@ -22,7 +22,12 @@
 /* Input per range the threads take: a few microseconds of work. */
 #define TREE_GRAIN_BYTES ((size_t)32 << 10)
 
-typedef struct tree_leaves {
+typedef struct tree_leaves tree_leaves;
+/* Where the CVs go instead of the final node, when set (a tree computed in
+ * parts: kangaroo_parts.c): len bytes of whole CVs, in leaf order. */
+typedef void tree_cv_sink(tree_leaves *t, const uint8_t *cvs, size_t len);
+
+struct tree_leaves {
     sponge leaf;          /* the leaf being filled, when fill > 0 */
     size_t leaf_len;      /* bytes per leaf: B, or 8192 */
     size_t fill;          /* bytes absorbed into that leaf */
@@ -31,7 +36,8 @@ typedef struct tree_leaves {
     uint8_t rounds, domain, cv_len;
     unsigned threads;     /* at most this many threads hash leaves; 1 by default */
     worker_pool *pool;    /* their helpers (not owned); NULL: the caller only */
-} tree_leaves;
+    tree_cv_sink *sink;   /* NULL: CVs are absorbed into the final node */
+};
 
 void tree_leaves_init(tree_leaves *t, size_t leaf_len, unsigned rate,
                       unsigned rounds, uint8_t domain, unsigned cv_len);

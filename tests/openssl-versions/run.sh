@@ -195,6 +195,9 @@ cli_dgst() {
   while read -r line; do
     for n in $line; do
       [[ $n == TUPLEHASH* ]] && continue # dgst's reads would be the tuple's elements
+      # a tree in parts takes a range or chaining values, not a message
+      # (tests/c/test_parts.c runs among the C tests)
+      [[ $n == *-CV || $n == *-FINAL ]] && continue
       if [[ $n != SHA3-* && $n != KECCAK-* ]]; then
         check "dgst -$n -xoflen 75" "$(value ossl dgst "${load[@]}" "-$n" -xoflen 75 "$data")" \
           "${want[$n:75]:-no oracle}"

@@ -369,6 +369,10 @@ def check_all(d, lines, args=()):
 def test_openssl_dgst_of_every_ksumprov_digest_checks(data):
     lines = ""
     for group in digests_of("ksumprov", ["-provider-path", BUILD, "-provider", "ksumprov"]):
+        # A tree in parts (KT128-CV, KT128-FINAL, ...) takes a range or
+        # chaining values, not a message: test_parts.py covers them.
+        if group[0].upper().endswith(("-CV", "-FINAL")):
+            continue
         for name in group:
             fixed = is_fixed(name)
             lines += openssl(["dgst"] + LOAD + [f"-{name}", "data"], data, not fixed)

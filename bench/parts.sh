@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# One object in parts (issue 20, docs/parts.md) against the whole:
+#   1. ksum --k12 on the whole file (all CPUs), and --threads 1;
+#   2. 8 parts (--part K/8 --threads 1) run by GNU parallel -j 2, then
+#      --combine; the same digest, and combining's share of the time;
+#   3. the CPU time per byte of the parts against --threads 1 whole.
+# Usage: bench/parts.sh [SIZE_MIB [BUILD_DIR]]   (default 1024 MiB, build)
+# Figures measured (4 GiB and 1 GiB, 2-CPU AMD EPYC VM under load): docs/parts.md.
+# The file is made in $TMPDIR (default /tmp) and hashed once first so that
+# every run reads it from the page cache; it is removed at the end.
+set -euo pipefail
+size_mib=${1:-1024}
+build=${2:-build}
+ksum=$(cd "$build" && pwd)/ksum
+work=$(mktemp -d "${TMPDIR:-/tmp}/ksum-parts.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+command -v parallel > /dev/null || { echo "needs GNU parallel (apt-get install parallel)"; exit 2; }
+
+# seconds (wall), user+sys seconds, of a command; its output into $3
+measure() {
+  local out=$1; shift
+  local t0 t1
+  t0=$(date +%s.%N)
+  /usr/bin/time -f "%U %S" -o cpu.txt "$@" > "$out"
+  t1=$(date +%s.%N)
+  wall=$(echo "$t1 - $t0" | bc -l)
+  cpu=$(awk '{print $1 + $2}' cpu.txt)
+}
+
+echo "CPU: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) CPUs"
+echo "object: $size_mib MiB of random bytes"
+head -c $((size_mib << 20)) /dev/urandom > object
+"$ksum" --k12 object > /dev/null   # into the page cache
+
+measure whole.txt "$ksum" --k12 object
+printf '%-44s %8.2f s wall %8.2f s CPU\n' "ksum --k12 (whole, all CPUs)" "$wall" "$cpu"
+whole_wall=$wall whole_cpu=$cpu
+measure whole1.txt "$ksum" --k12 --threads 1 object
+printf '%-44s %8.2f s wall %8.2f s CPU\n' "ksum --k12 --threads 1 (whole)" "$wall" "$cpu"
+whole1_cpu=$cpu
+
+# parallel's own CPU time is in the total: time one part alone as well
+measure parts.txt parallel -j 2 "$ksum --k12 --threads 1 --part {}/8 object > object.part{}" ::: 1 2 3 4 5 6 7 8
+printf '%-44s %8.2f s wall %8.2f s CPU\n' "8 parts, GNU parallel -j 2, --threads 1" "$wall" "$cpu"
+parts_wall=$wall parts_cpu=$cpu
+measure part1.txt "$ksum" --k12 --threads 1 --part 2/8 object
+printf '%-44s %8.2f s wall %8.2f s CPU\n' "one part (2/8) alone, --threads 1" "$wall" "$cpu"
+part_cpu=$cpu
+
+measure combined.txt "$ksum" --k12 --combine object.part1 object.part2 object.part3 \
+  object.part4 object.part5 object.part6 object.part7 object.part8
+printf '%-44s %8.3f s wall %8.3f s CPU\n' "ksum --k12 --combine (8 records)" "$wall" "$cpu"
+combine_wall=$wall combine_cpu=$cpu
+echo "records: $(cat object.part* | wc -c) bytes for $((size_mib << 20)) bytes of object"
+
+cmp -s whole.txt combined.txt || { echo "DIGESTS DIFFER"; cat whole.txt combined.txt; exit 1; }
+echo "same digest: $(cut -d' ' -f1 whole.txt)"
+echo "combine / whole hash (all CPUs): $(echo "100 * $combine_wall / $whole_wall" | bc -l | cut -c1-5) % wall, $(echo "100 * $combine_cpu / $whole_cpu" | bc -l | cut -c1-5) % CPU"
+echo "parts (wall) / whole (all CPUs): $(echo "100 * ($parts_wall + $combine_wall) / $whole_wall" | bc -l | cut -c1-5) %"
+echo "CPU per byte, one part / whole --threads 1: $(echo "8 * $part_cpu / $whole1_cpu" | bc -l | cut -c1-5)"

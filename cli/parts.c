@@ -1,0 +1,1098 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * --part, --part-range and --combine (issue 20; format in docs/parts.md).
+ * The tree itself is the provider's: this file reads byte ranges, writes
+ * and checks records, and hands bytes and chaining values to the -CV and
+ * -FINAL algorithms through EVP.  It never computes a CV or a final node.
+ */
+#include "parts.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "encoding.h"
+#include "files.h"
+#include "hasher.h"
+#include "ksumprov.h"
+#include "output.h"
+
+#define PROPS "provider=" KSUMPROV_NAME
+#define MAGIC "ksum-part 1"
+/* Chunks one CV context takes: 4 MiB, leaving room under the provider's
+ * KSUMPROV_PART_MAX_CHUNKS for the chunks a customization string adds. */
+#define SEGMENT_CHUNKS 512
+#define HEAD_LINE 96        /* bytes of the first chunk per "head" line */
+#define READ_PIECE ((size_t)1 << 20)
+
+_Static_assert(PART_CHUNK * SEGMENT_CHUNKS <= (size_t)16 << 20, "one read buffer");
+_Static_assert(SEGMENT_CHUNKS + 64 <= KSUMPROV_PART_MAX_CHUNKS, "room for C");
+
+enum { OPT_PART = 2100, OPT_PART_RANGE, OPT_COMBINE };
+
+const struct option parts_long_options[PARTS_OPTIONS] = {
+    {"part", required_argument, NULL, OPT_PART},
+    {"part-range", required_argument, NULL, OPT_PART_RANGE},
+    {"combine", no_argument, NULL, OPT_COMBINE},
+};
+
+int parts_parse_option(options *o, int c, const char *arg)
+{
+    switch (c) {
+    case OPT_PART: o->part_share = arg; return 1;
+    case OPT_PART_RANGE: o->part_range = arg; return 1;
+    case OPT_COMBINE: o->combine = 1; return 1;
+    default: return -1;
+    }
+}
+
+void parts_print_help(void)
+{
+    printf("\nOne object in parts (--k12, --kt256, --m14; see docs/parts.md):\n"
+           "      --part=K/N            write the part record of share K of N of the\n"
+           "                            one FILE (chunks of 8 KiB) to standard output\n"
+           "      --part-range=START:LEN  the same for chunks START..START+LEN-1\n"
+           "      --combine             read part records (FILEs, or standard input)\n"
+           "                            in any order and print the whole file's line;\n"
+           "                            give the same -C as to --part\n");
+}
+
+int parts_wanted(const options *o)
+{
+    return o->part_share != NULL || o->part_range != NULL || o->combine;
+}
+
+/* The functions that can be hashed in parts, by ksum's provider name. */
+typedef struct family {
+    const char *name, *cv, *final;
+    size_t cv_len;
+} family;
+
+static const family families[] = {
+    {"KANGAROOTWELVE", "KT128-CV", "KT128-FINAL", 32},
+    {"KT256", "KT256-CV", "KT256-FINAL", 64},
+    {"MARSUPILAMIFOURTEEN", "M14-CV", "M14-FINAL", 64},
+};
+
+static const family *family_of(const char *name)
+{
+    for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
+        if (strcmp(families[i].name, name) == 0)
+            return &families[i];
+    return NULL;
+}
+
+static int fail(const char *fmt, ...)
+{
+    FILE *f = message_stream();
+    va_list ap;
+
+    fputs("ksum: ", f);
+    va_start(ap, fmt);
+    vfprintf(f, fmt, ap);
+    va_end(ap);
+    fputc('\n', f);
+    return 0;
+}
+
+/* The digests of a record (of C, of the first and last chunks, of the
+ * record itself): KT128 with a 32-byte output, through EVP.  KT128 and not
+ * SHA3-256: combining checks every record, a 256th of the object, and
+ * KT128 is several times faster there (4-way leaves, threads). */
+#define CHECK_ALGORITHM "KANGAROOTWELVE"
+
+static int check_begin(OSSL_LIB_CTX *lib, EVP_MD_CTX *ctx)
+{
+    EVP_MD *md = EVP_MD_fetch(lib, CHECK_ALGORITHM, PROPS);
+    size_t outlen = PART_DIGEST;
+    OSSL_PARAM p[] = {OSSL_PARAM_construct_size_t(OSSL_DIGEST_PARAM_XOFLEN, &outlen),
+                      OSSL_PARAM_END};
+    int ok = md != NULL && EVP_DigestInit_ex2(ctx, md, p);
+
+    EVP_MD_free(md);
+    return ok;
+}
+
+static int check_end(EVP_MD_CTX *ctx, uint8_t out[PART_DIGEST])
+{
+    return EVP_DigestFinalXOF(ctx, out, PART_DIGEST);
+}
+
+int part_digest(OSSL_LIB_CTX *lib, const void *in, size_t len, uint8_t out[PART_DIGEST])
+{
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    int ok = ctx != NULL && check_begin(lib, ctx) && EVP_DigestUpdate(ctx, in, len) &&
+             check_end(ctx, out);
+
+    EVP_MD_CTX_free(ctx);
+    return ok;
+}
+
+static const char *custom_of(const options *o)
+{
+    return (o->given & TAKES_CUSTOM) && o->custom != NULL ? o->custom : "";
+}
+
+/* ---- writing a record ---- */
+
+typedef struct writer {
+    EVP_MD_CTX *check;      /* the digest of every line before "check" */
+    int ok;
+} writer;
+
+static void put(writer *w, const char *fmt, ...)
+{
+    char line[512];
+    va_list ap;
+    int n;
+
+    va_start(ap, fmt);
+    n = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= sizeof line) {
+        w->ok = 0;
+        return;
+    }
+    if (!EVP_DigestUpdate(w->check, line, (size_t)n))
+        w->ok = 0;
+    fwrite(line, 1, (size_t)n, stdout);
+    if (!output_ok())
+        w->ok = 0;
+}
+
+/* Lines already formatted. */
+static void put_block(writer *w, const char *text, size_t len)
+{
+    if (len == 0)
+        return;
+    if (!EVP_DigestUpdate(w->check, text, len))
+        w->ok = 0;
+    fwrite(text, 1, len, stdout);
+    if (!output_ok())
+        w->ok = 0;
+}
+
+/* "key BASE64\n" for len bytes (at most HEAD_LINE, or a CV). */
+static void put_base64(writer *w, const char *key, const uint8_t *in, size_t len)
+{
+    char text[BASE64_LENGTH(HEAD_LINE > PART_MAX_CV ? HEAD_LINE : PART_MAX_CV) + 1];
+
+    text[base64_encode(in, len, text)] = '\0';
+    put(w, "%s %s\n", key, text);
+}
+
+static void put_hex(writer *w, const char *key, const uint8_t *d)
+{
+    char text[2 * PART_DIGEST + 1];
+
+    text[hex_encode(d, PART_DIGEST, text)] = '\0';
+    put(w, "%s %s\n", key, text);
+}
+
+/* Exactly len bytes at off, or 0 with errno (0: the file got shorter). */
+static int read_at(int fd, uint8_t *buf, size_t len, uint64_t off)
+{
+    while (len > 0) {
+        ssize_t n = pread(fd, buf, len, (off_t)off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            if (n == 0)
+                errno = 0;
+            return 0;
+        }
+        buf += n;
+        len -= (size_t)n;
+        off += (uint64_t)n;
+    }
+    return 1;
+}
+
+/* "K/N" or "START:LEN": a number, the separator, a number. */
+static int parse_pair(const char *arg, char sep, uint64_t *a, uint64_t *b)
+{
+    char *end;
+
+    if (arg[0] < '0' || arg[0] > '9')
+        return 0;
+    errno = 0;
+    *a = strtoull(arg, &end, 10);
+    if (errno != 0 || *end != sep || end[1] < '0' || end[1] > '9')
+        return 0;
+    *b = strtoull(end + 1, &end, 10);
+    return errno == 0 && *end == '\0';
+}
+
+/* The chunks [*begin, *end) of an object of `chunks` chunks the options
+ * choose; *share and *shares for --part. */
+static int choose_range(const options *o, uint64_t chunks, uint64_t *begin,
+                        uint64_t *end, uint64_t *share, uint64_t *shares)
+{
+    uint64_t a, b;
+
+    *share = *shares = 0;
+    if (o->part_share != NULL) {
+        if (!parse_pair(o->part_share, '/', &a, &b) || a < 1 || a > b ||
+            b > ((uint64_t)1 << 32))
+            return fail("--part: '%s' is not K/N with 1 <= K <= N <= 2^32",
+                        o->part_share);
+        /* Share K of N: chunks floor((K-1)*C/N) to floor(K*C/N). */
+        *begin = (uint64_t)((unsigned __int128)(a - 1) * chunks / b);
+        *end = (uint64_t)((unsigned __int128)a * chunks / b);
+        *share = a;
+        *shares = b;
+        return 1;
+    }
+    if (!parse_pair(o->part_range, ':', &a, &b) || b == 0)
+        return fail("--part-range: '%s' is not START:LEN in chunks of 8 KiB (LEN >= 1)",
+                    o->part_range);
+    if (a >= chunks)
+        return fail("--part-range: chunk %" PRIu64 " is past the object's last "
+                    "chunk (%" PRIu64 ")", a, chunks - 1);
+    *begin = a;
+    *end = b > chunks - a ? chunks : a + b;
+    return 1;
+}
+
+/* The CVs of bytes [from, to) of the object, a context per segment, as
+ * "cv" lines; *count gets how many. */
+static int write_cvs(writer *w, OSSL_LIB_CTX *lib, const options *o, const family *f,
+                     int fd, const char *name, uint64_t length, uint64_t from,
+                     uint64_t to, uint64_t *count)
+{
+    EVP_MD *md = EVP_MD_fetch(lib, f->cv, PROPS);
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    size_t bufsize = (size_t)SEGMENT_CHUNKS * PART_CHUNK;
+    uint8_t *buf = malloc(READ_PIECE);
+    uint8_t *cvs = malloc((size_t)KSUMPROV_PART_MAX_CHUNKS * f->cv_len);
+    /* a segment's "cv" lines, written (and digested) at once */
+    size_t line_len = 3 + BASE64_LENGTH(f->cv_len) + 1;
+    char *lines = malloc((size_t)KSUMPROV_PART_MAX_CHUNKS * line_len);
+    const char *custom = custom_of(o);
+    unsigned threads = o->threads;
+    int ok = md != NULL && ctx != NULL && buf != NULL && cvs != NULL && lines != NULL;
+
+    *count = 0;
+    if (!ok)
+        fail("%s: cannot set up %s: out of memory or not in the provider", name, f->cv);
+    /* The range that holds the end of the object also gives the CVs of
+     * the chunks past it, which hold only C: one context even when the
+     * range has no byte (an empty object, or one ending on a chunk). */
+    for (uint64_t at = from; ok;) {
+        uint64_t stop = to - at > bufsize ? at + bufsize : to, n = 0;
+        OSSL_PARAM p[5], q[2];
+        OSSL_PARAM *pp = p;
+        *pp++ = OSSL_PARAM_construct_octet_string(KSUM_PARAM_CUSTOM, (void *)custom,
+                                                  strlen(custom));
+        *pp++ = OSSL_PARAM_construct_uint64(KSUM_PARAM_MESSAGE_LENGTH, &length);
+        *pp++ = OSSL_PARAM_construct_uint64(KSUM_PARAM_OFFSET, &at);
+        if (threads != 0)
+            *pp++ = OSSL_PARAM_construct_uint(KSUM_PARAM_THREADS, &threads);
+        *pp = OSSL_PARAM_construct_end();
+        q[0] = OSSL_PARAM_construct_uint64(KSUM_PARAM_CV_COUNT, &n);
+        q[1] = OSSL_PARAM_construct_end();
+        if (!EVP_DigestInit_ex2(ctx, md, p)) {
+            report_error(name, KSUM_EHASH, NULL);
+            ok = 0;
+            break;
+        }
+        /* Reads of 1 MiB, as ksum reads a whole file: the bytes are still
+         * in the CPU's caches when they are hashed. */
+        for (uint64_t pos = at; ok && pos < stop;) {
+            size_t piece = stop - pos < READ_PIECE ? (size_t)(stop - pos) : READ_PIECE;
+            if (!read_at(fd, buf, piece, pos)) {
+                report_error(name, errno ? errno : KSUM_ECHANGED, NULL);
+                ok = 0;
+            } else if (!EVP_DigestUpdate(ctx, buf, piece)) {
+                report_error(name, KSUM_EHASH, NULL);
+                ok = 0;
+            }
+            pos += piece;
+        }
+        /* No CV (a range within the first chunk): nothing to take. */
+        if (ok && (!EVP_MD_CTX_get_params(ctx, q) || n > KSUMPROV_PART_MAX_CHUNKS ||
+                   (n > 0 && !EVP_DigestFinalXOF(ctx, cvs, (size_t)n * f->cv_len)))) {
+            report_error(name, KSUM_EHASH, NULL);
+            ok = 0;
+        }
+        if (!ok)
+            break;
+        {
+            size_t used = 0;
+            for (uint64_t i = 0; i < n; i++) {
+                memcpy(lines + used, "cv ", 3);
+                used += 3;
+                used += base64_encode(cvs + i * f->cv_len, f->cv_len, lines + used);
+                lines[used++] = '\n';
+            }
+            put_block(w, lines, used);
+        }
+        *count += n;
+        at = stop;
+        if (at == to || !w->ok)
+            break;
+    }
+    free(lines);
+    free(cvs);
+    free(buf);
+    EVP_MD_CTX_free(ctx);
+    EVP_MD_free(md);
+    return ok && w->ok;
+}
+
+static int write_part(const options *o, OSSL_LIB_CTX *lib, const family *f)
+{
+    const char *name = o->files[0];
+    int fd = strcmp(name, "-") == 0 ? STDIN_FILENO : open(name, O_RDONLY | O_CLOEXEC);
+    struct stat st, after;
+    uint64_t length, chunks, begin = 0, end = 0, share, shares, count = 0;
+    uint8_t chunk[PART_CHUNK], first[PART_DIGEST], last[PART_DIGEST], cdig[PART_DIGEST];
+    size_t first_len, last_len;
+    char *text = NULL;
+    writer w = {EVP_MD_CTX_new(), 1};
+    int ok = 0;
+
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        report_error(name, errno, NULL);
+        goto done;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        fail("%s: --part reads byte ranges: it needs a regular file", name);
+        goto done;
+    }
+    length = (uint64_t)st.st_size;
+    /* An empty object has one chunk, with no byte. */
+    chunks = length == 0 ? 1 : (length + PART_CHUNK - 1) / PART_CHUNK;
+    if (!choose_range(o, chunks, &begin, &end, &share, &shares))
+        goto done;
+    /* The object is named by its length and its first and last chunks. */
+    first_len = length < PART_CHUNK ? (size_t)length : PART_CHUNK;
+    last_len = (size_t)(length - (chunks - 1) * PART_CHUNK);
+    if (w.check == NULL ||
+        !part_digest(lib, custom_of(o), strlen(custom_of(o)), cdig)) {
+        report_error(name, KSUM_EHASH, NULL);
+        goto done;
+    }
+    if (!read_at(fd, chunk, last_len, (chunks - 1) * PART_CHUNK) ||
+        !part_digest(lib, chunk, last_len, last) ||
+        !read_at(fd, chunk, first_len, 0) || !part_digest(lib, chunk, first_len, first)) {
+        report_error(name, errno ? errno : KSUM_ECHANGED, NULL);
+        goto done;
+    }
+    text = malloc(BASE64_LENGTH(strlen(name)) + 1);
+    if (text == NULL || !check_begin(lib, w.check)) {
+        fail("out of memory");
+        goto done;
+    }
+    text[base64_encode((const uint8_t *)name, strlen(name), text)] = '\0';
+    put(&w, "%s\n", MAGIC);
+    put(&w, "algorithm %s\n", f->name);
+    put_hex(&w, "customization", cdig);
+    put(&w, "object %" PRIu64 "\n", length);
+    put_hex(&w, "first", first);
+    put_hex(&w, "last", last);
+    /* The name may be long: written in pieces, hashed as one line. */
+    if (EVP_DigestUpdate(w.check, "name ", 5) && EVP_DigestUpdate(w.check, text, strlen(text)) &&
+        EVP_DigestUpdate(w.check, "\n", 1)) {
+        fputs("name ", stdout);
+        fputs(text, stdout);
+        fputc('\n', stdout);
+        w.ok &= output_ok();
+    } else {
+        w.ok = 0;
+    }
+    if (shares != 0)
+        put(&w, "share %" PRIu64 " %" PRIu64 "\n", share, shares);
+    else
+        put(&w, "share - -\n");
+    put(&w, "chunks %" PRIu64 " %" PRIu64 "\n", begin, end);
+    if (begin == 0 && end > 0)
+        for (size_t at = 0; at < first_len && w.ok; at += HEAD_LINE)
+            put_base64(&w, "head", chunk + at,
+                       first_len - at < HEAD_LINE ? first_len - at : HEAD_LINE);
+    if (begin < end && w.ok &&
+        !write_cvs(&w, lib, o, f, fd, name, length, begin * PART_CHUNK,
+                   end * PART_CHUNK < length ? end * PART_CHUNK : length, &count))
+        goto done;
+    put(&w, "cvs %" PRIu64 "\n", count);
+    if (fstat(fd, &after) != 0 || after.st_size != st.st_size ||
+        after.st_mtim.tv_sec != st.st_mtim.tv_sec ||
+        after.st_mtim.tv_nsec != st.st_mtim.tv_nsec) {
+        report_error(name, KSUM_ECHANGED, NULL);
+        goto done;
+    }
+    if (w.ok) {
+        uint8_t check[PART_DIGEST];
+        char hex[2 * PART_DIGEST + 1];
+        if (!check_end(w.check, check)) {
+            report_error(name, KSUM_EHASH, NULL);
+            goto done;
+        }
+        hex[hex_encode(check, PART_DIGEST, hex)] = '\0';
+        printf("check %s\n", hex);
+        ok = output_ok();
+    }
+done:
+    if (fd > STDIN_FILENO)
+        close(fd);
+    free(text);
+    EVP_MD_CTX_free(w.check);
+    return ok;
+}
+
+/* ---- reading records ---- */
+
+typedef struct cursor {
+    const char *p, *end;
+    const char *line;       /* the current line, without its '\n' */
+    size_t len;
+    size_t lineno;
+} cursor;
+
+/* The next line; 0 at the end of the text or on a line without '\n'
+ * (a truncated record). */
+static int next_line(cursor *c)
+{
+    const char *nl;
+
+    if (c->p >= c->end)
+        return 0;
+    nl = memchr(c->p, '\n', (size_t)(c->end - c->p));
+    if (nl == NULL)
+        return 0;
+    c->line = c->p;
+    c->len = (size_t)(nl - c->p);
+    c->p = nl + 1;
+    c->lineno++;
+    return 1;
+}
+
+/* The line is "key VALUE": *value and *vlen get VALUE. */
+static int keyed(const cursor *c, const char *key, const char **value, size_t *vlen)
+{
+    size_t k = strlen(key);
+
+    if (c->len <= k || memcmp(c->line, key, k) != 0 || c->line[k] != ' ')
+        return 0;
+    *value = c->line + k + 1;
+    *vlen = c->len - k - 1;
+    return 1;
+}
+
+static int parse_u64(const char *s, size_t n, uint64_t *v)
+{
+    uint64_t x = 0;
+
+    if (n == 0 || n > 20 || (n > 1 && s[0] == '0'))
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9' || x > (UINT64_MAX - (uint64_t)(s[i] - '0')) / 10)
+            return 0;
+        x = x * 10 + (uint64_t)(s[i] - '0');
+    }
+    *v = x;
+    return 1;
+}
+
+/* Lower-case hex only, as written: a record is read back only as it was
+ * written, so that no byte of it can change unnoticed. */
+static int parse_digest(const char *s, size_t n, uint8_t out[PART_DIGEST])
+{
+    size_t len;
+
+    if (n != 2 * PART_DIGEST)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+            return 0;
+    return hex_decode(s, n, out, &len) && len == PART_DIGEST;
+}
+
+/* Two decimal numbers, or "- -" when dash_ok. */
+static int parse_two(const char *s, size_t n, uint64_t *a, uint64_t *b, int dash_ok)
+{
+    const char *sp = memchr(s, ' ', n);
+
+    if (dash_ok && n == 3 && memcmp(s, "- -", 3) == 0) {
+        *a = *b = 0;
+        return 1;
+    }
+    return sp != NULL && parse_u64(s, (size_t)(sp - s), a) &&
+           parse_u64(sp + 1, n - (size_t)(sp - s) - 1, b);
+}
+
+/* Appends the base64 of s[0..n) to *buf (grown as needed); exactly want
+ * bytes when want != 0, at most max otherwise. */
+static int append_base64(const char *s, size_t n, uint8_t **buf, size_t *len,
+                         size_t *cap, size_t want, size_t max)
+{
+    uint8_t piece[BASE64_LENGTH(HEAD_LINE > PART_MAX_CV ? HEAD_LINE : PART_MAX_CV)];
+    size_t got;
+
+    if (n > sizeof piece || n == 0)
+        return 0;
+    memcpy(piece, s, n);
+    if (!base64_decode((const char *)piece, n, piece, &got) ||
+        (want != 0 && got != want) || got > max || got == 0)
+        return 0;
+    if (*len + got > *cap) {
+        size_t ncap = *cap ? *cap * 2 : 4096;
+        uint8_t *p;
+        while (ncap < *len + got)
+            ncap *= 2;
+        if ((p = realloc(*buf, ncap)) == NULL)
+            return 0;
+        *buf = p;
+        *cap = ncap;
+    }
+    memcpy(*buf + *len, piece, got);
+    *len += got;
+    return 1;
+}
+
+static void record_free(part_record *r)
+{
+    free(r->name);
+    free(r->head);
+    free(r->cvs);
+    memset(r, 0, sizeof *r);
+}
+
+void part_records_free(part_record *recs, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        record_free(&recs[i]);
+    free(recs);
+}
+
+/* One record from the cursor, which is at its first line (read).  On
+ * failure a reason into why. */
+static int parse_record(OSSL_LIB_CTX *lib, cursor *c, part_record *r, char *why,
+                        size_t why_size)
+{
+    const char *start = c->line, *v;
+    size_t vl, head_cap = 0, cv_cap = 0, head_n = 0;
+    uint64_t cvs_said;
+    uint8_t want[PART_DIGEST], got[PART_DIGEST];
+    const family *f;
+
+#define WANT(key, cond, what)                                                  \
+    do {                                                                       \
+        if (!next_line(c)) {                                                   \
+            snprintf(why, why_size, "truncated: it ends before its '%s' line "  \
+                     "(and its check)", key);                                  \
+            return 0;                                                          \
+        }                                                                      \
+        if (!keyed(c, key, &v, &vl) || !(cond)) {                              \
+            snprintf(why, why_size, "line %zu: %s", c->lineno, what);         \
+            return 0;                                                          \
+        }                                                                      \
+    } while (0)
+
+    if (c->len != strlen(MAGIC) || memcmp(c->line, MAGIC, c->len) != 0) {
+        snprintf(why, why_size, "line %zu: not a part record of this version "
+                 "(it must start with '%s')", c->lineno, MAGIC);
+        return 0;
+    }
+    WANT("algorithm", vl < sizeof r->algorithm, "no algorithm that ksum hashes in parts");
+    memcpy(r->algorithm, v, vl);
+    r->algorithm[vl] = '\0';
+    if ((f = family_of(r->algorithm)) == NULL) {
+        snprintf(why, why_size, "line %zu: no algorithm that ksum hashes in parts",
+                 c->lineno);
+        return 0;
+    }
+    r->cv_len = f->cv_len;
+    WANT("customization", parse_digest(v, vl, r->custom), "a bad customization digest");
+    WANT("object", parse_u64(v, vl, &r->length) && r->length < ((uint64_t)1 << 62),
+         "a bad object length");
+    WANT("first", parse_digest(v, vl, r->first), "a bad first-chunk digest");
+    WANT("last", parse_digest(v, vl, r->last), "a bad last-chunk digest");
+    WANT("name", 1, "no name line");
+    {
+        size_t n;
+        if ((r->name = malloc(vl + 1)) == NULL || vl % 4 != 0 ||
+            (memcpy(r->name, v, vl), !base64_decode(r->name, vl, (uint8_t *)r->name, &n)) ||
+            memchr(r->name, '\0', n) != NULL) {
+            snprintf(why, why_size, "line %zu: a bad name", c->lineno);
+            return 0;
+        }
+        r->name[n] = '\0';
+    }
+    WANT("share", parse_two(v, vl, &r->share, &r->shares, 1) &&
+                      (r->shares == 0 || (r->share >= 1 && r->share <= r->shares)),
+         "a bad share (K N, or - -)");
+    {
+        uint64_t chunks = r->length == 0 ? 1 : (r->length + PART_CHUNK - 1) / PART_CHUNK;
+        WANT("chunks", parse_two(v, vl, &r->begin, &r->end, 0) && r->begin <= r->end &&
+                           r->end <= chunks,
+             "a bad chunk range for the object's length");
+    }
+    /* head lines (the record of chunk 0), cv lines, then the count. */
+    for (;;) {
+        if (!next_line(c)) {
+            snprintf(why, why_size, "truncated: it ends before its 'cvs' line (and its check)");
+            return 0;
+        }
+        if (keyed(c, "head", &v, &vl)) {
+            if (r->count > 0 ||
+                !append_base64(v, vl, &r->head, &r->head_len, &head_cap, 0, HEAD_LINE) ||
+                r->head_len > PART_CHUNK) {
+                snprintf(why, why_size, "line %zu: a bad head line", c->lineno);
+                return 0;
+            }
+            head_n++;
+            continue;
+        }
+        if (keyed(c, "cv", &v, &vl)) {
+            size_t bytes = r->count * r->cv_len;
+            if (!append_base64(v, vl, &r->cvs, &bytes, &cv_cap, r->cv_len, r->cv_len)) {
+                snprintf(why, why_size, "line %zu: a bad cv line", c->lineno);
+                return 0;
+            }
+            r->count++;
+            continue;
+        }
+        break;
+    }
+    if (!keyed(c, "cvs", &v, &vl) || !parse_u64(v, vl, &cvs_said)) {
+        snprintf(why, why_size, "line %zu: a bad line where 'cvs COUNT' belongs", c->lineno);
+        return 0;
+    }
+    if (cvs_said != r->count) {
+        snprintf(why, why_size, "truncated or corrupted: %zu cv lines, 'cvs' says %" PRIu64,
+                 r->count, cvs_said);
+        return 0;
+    }
+    {
+        size_t hashed = (size_t)(c->p - start);
+        if (!next_line(c)) {
+            snprintf(why, why_size, "truncated: no 'check' line");
+            return 0;
+        }
+        if (!keyed(c, "check", &v, &vl) || !parse_digest(v, vl, want)) {
+            snprintf(why, why_size, "line %zu: a bad line where 'check DIGEST' belongs",
+                     c->lineno);
+            return 0;
+        }
+        if (!part_digest(lib, start, hashed, got)) {
+            snprintf(why, why_size, "cannot compute its digest");
+            return 0;
+        }
+        if (CRYPTO_memcmp(want, got, PART_DIGEST) != 0) {
+            snprintf(why, why_size, "corrupted: its contents do not match its check");
+            return 0;
+        }
+    }
+    {
+        uint64_t first_len = r->length < PART_CHUNK ? r->length : PART_CHUNK;
+        int has0 = r->begin == 0 && r->end > 0;
+        if ((has0 && r->head_len != first_len) || (!has0 && head_n > 0)) {
+            snprintf(why, why_size, "the head (the first chunk) is %s",
+                     has0 ? "incomplete" : "in a part that does not start the object");
+            return 0;
+        }
+    }
+    return 1;
+#undef WANT
+}
+
+int part_records_parse(OSSL_LIB_CTX *lib, const char *file, const char *text,
+                       size_t len, part_record **recs, size_t *n, char *why,
+                       size_t why_size)
+{
+    cursor c = {text, text + len, NULL, 0, 0};
+    size_t cap = 0;
+
+    *recs = NULL;
+    *n = 0;
+    while (next_line(&c)) {
+        part_record *r;
+        char reason[256];
+        if (*n == cap) {
+            part_record *p = realloc(*recs, (cap ? 2 * cap : 4) * sizeof *p);
+            if (p == NULL) {
+                snprintf(why, why_size, "%s: out of memory", file);
+                return 0;
+            }
+            *recs = p;
+            cap = cap ? 2 * cap : 4;
+        }
+        r = &(*recs)[*n];
+        memset(r, 0, sizeof *r);
+        r->file = file;
+        r->index = *n + 1;
+        if (!parse_record(lib, &c, r, reason, sizeof reason)) {
+            snprintf(why, why_size, "%s: part record %zu: %s", file, r->index, reason);
+            record_free(r);
+            return 0;
+        }
+        (*n)++;
+    }
+    if (c.p < c.end) {
+        snprintf(why, why_size, "%s: part record %zu: truncated: a last line without "
+                 "its end", file, *n + 1);
+        return 0;
+    }
+    if (*n == 0) {
+        snprintf(why, why_size, "%s: no part record", file);
+        return 0;
+    }
+    return 1;
+}
+
+/* ---- combining ---- */
+
+/* The whole of a file ("-": standard input) into *text. */
+static int slurp(const char *name, char **text, size_t *len)
+{
+    int fd = strcmp(name, "-") == 0 ? STDIN_FILENO : open(name, O_RDONLY | O_CLOEXEC);
+    size_t cap = 65536;
+    char *buf = malloc(cap);
+
+    *len = 0;
+    if (fd < 0 || buf == NULL) {
+        report_error(name, fd < 0 ? errno : ENOMEM, NULL);
+        free(buf);
+        return 0;
+    }
+    for (;;) {
+        ssize_t got;
+        if (*len == cap) {
+            char *p = realloc(buf, cap * 2);
+            if (p == NULL) {
+                report_error(name, ENOMEM, NULL);
+                break;
+            }
+            buf = p;
+            cap *= 2;
+        }
+        got = read(fd, buf + *len, cap - *len);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            report_error(name, errno, NULL);
+            break;
+        }
+        if (got == 0) {
+            if (fd > STDIN_FILENO)
+                close(fd);
+            *text = buf;
+            return 1;
+        }
+        *len += (size_t)got;
+    }
+    if (fd > STDIN_FILENO)
+        close(fd);
+    free(buf);
+    return 0;
+}
+
+/* "FILE (part record I, share K/N, chunks A-B)" into buf. */
+static const char *part_name(const part_record *r, char *buf, size_t size)
+{
+    int n = snprintf(buf, size, "%s (part record %zu", r->file, r->index);
+
+    if (n > 0 && (size_t)n < size && r->shares != 0)
+        n += snprintf(buf + n, size - (size_t)n, ", share %" PRIu64 "/%" PRIu64,
+                      r->share, r->shares);
+    if (n > 0 && (size_t)n < size && r->begin == r->end)
+        snprintf(buf + n, size - (size_t)n, ", no chunk)");
+    else if (n > 0 && (size_t)n < size)
+        snprintf(buf + n, size - (size_t)n, ", chunks %" PRIu64 "-%" PRIu64 ")",
+                 r->begin, r->end - 1);
+    return buf;
+}
+
+static int by_range(const void *a, const void *b)
+{
+    const part_record *x = *(part_record *const *)a, *y = *(part_record *const *)b;
+
+    if (x->begin != y->begin)
+        return x->begin < y->begin ? -1 : 1;
+    if (x->end != y->end)
+        return x->end < y->end ? -1 : 1;
+    return x->share < y->share ? -1 : x->share > y->share;
+}
+
+/* Every record against the first, and against the options. */
+static int records_agree(part_record **all, size_t n, const char *algorithm,
+                         const uint8_t custom[PART_DIGEST])
+{
+    char a[512], b[512];
+    const part_record *ref = all[0];
+
+    for (size_t i = 0; i < n; i++) {
+        const part_record *r = all[i];
+        if (strcmp(r->algorithm, algorithm) != 0)
+            return fail("%s: made with %s, not %s", part_name(r, a, sizeof a),
+                        r->algorithm, algorithm);
+        if (memcmp(r->custom, custom, PART_DIGEST) != 0)
+            return fail("%s: made with another customization string than the "
+                        "one given (-C)", part_name(r, a, sizeof a));
+        if (r->length != ref->length || memcmp(r->first, ref->first, PART_DIGEST) != 0 ||
+            memcmp(r->last, ref->last, PART_DIGEST) != 0)
+            return fail("%s: a part of another object than %s (%s)",
+                        part_name(r, a, sizeof a), part_name(ref, b, sizeof b),
+                        r->length != ref->length ? "another length"
+                        : memcmp(r->first, ref->first, PART_DIGEST) != 0
+                            ? "another first chunk" : "another last chunk");
+        if ((r->shares != 0) != (ref->shares != 0) ||
+            (r->shares != 0 && r->shares != ref->shares))
+            return fail("%s: from another split than %s (--part K/N with another N, "
+                        "or --part beside --part-range)", part_name(r, a, sizeof a),
+                        part_name(ref, b, sizeof b));
+    }
+    return 1;
+}
+
+static int by_share(const void *a, const void *b)
+{
+    const part_record *x = *(part_record *const *)a, *y = *(part_record *const *)b;
+
+    return x->share < y->share ? -1 : x->share > y->share;
+}
+
+/* --part K/N: each K from 1 to N once. */
+static int shares_complete(part_record **all, size_t n)
+{
+    char a[512], b[512];
+    part_record **v = malloc(n * sizeof *v);
+    uint64_t k = 1, shares = all[0]->shares;
+    int ok = 1;
+
+    if (v == NULL)
+        return fail("out of memory");
+    memcpy(v, all, n * sizeof *v);
+    qsort(v, n, sizeof *v, by_share);
+    for (size_t i = 0; i < n && ok; i++) {
+        if (i > 0 && v[i]->share == v[i - 1]->share)
+            ok = fail("%s: given twice: also %s", part_name(v[i], a, sizeof a),
+                      part_name(v[i - 1], b, sizeof b));
+        else if (v[i]->share > k)
+            ok = fail("share %" PRIu64 "/%" PRIu64 " is missing (%zu of %" PRIu64
+                      " parts given)", k, shares, n, shares);
+        else
+            k = v[i]->share + 1;
+    }
+    if (ok && k <= shares)
+        ok = fail("share %" PRIu64 "/%" PRIu64 " is missing (%zu of %" PRIu64
+                  " parts given)", k, shares, n, shares);
+    free(v);
+    return ok;
+}
+
+/* Sorted by range: each share once, and the ranges cover the object's
+ * chunks once each. */
+static int records_cover(part_record **all, size_t n)
+{
+    char a[512], b[512];
+    const part_record *ref = all[0];
+    uint64_t chunks = ref->length == 0 ? 1 : (ref->length + PART_CHUNK - 1) / PART_CHUNK;
+    uint64_t next = 0;
+    const part_record *prev = NULL;
+
+    if (ref->shares != 0 && !shares_complete(all, n))
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        const part_record *r = all[i];
+        if (r->begin == r->end)
+            continue;   /* an empty share: more shares than chunks */
+        if (r->begin < next)
+            return fail("%s: overlaps %s (a part given twice?)", part_name(r, a, sizeof a),
+                        part_name(prev, b, sizeof b));
+        if (r->begin > next)
+            return fail("chunks %" PRIu64 "-%" PRIu64 " are missing: no part covers them "
+                        "(before %s)", next, r->begin - 1, part_name(r, a, sizeof a));
+        next = r->end;
+        prev = r;
+    }
+    if (next < chunks)
+        return fail("chunks %" PRIu64 "-%" PRIu64 " are missing: no part covers them "
+                    "(the object has %" PRIu64 ")", next, chunks - 1, chunks);
+    return 1;
+}
+
+/* Reads every record of the FILEs; *all gets pointers into *files. */
+typedef struct record_set {
+    part_record **all;
+    size_t n;
+    part_record **per_file;
+    size_t *counts;
+    size_t files;
+} record_set;
+
+static void record_set_free(record_set *s)
+{
+    for (size_t i = 0; i < s->files; i++)
+        part_records_free(s->per_file[i], s->counts[i]);
+    free(s->per_file);
+    free(s->counts);
+    free(s->all);
+}
+
+static int read_records(OSSL_LIB_CTX *lib, char **files, record_set *s)
+{
+    size_t nfiles = 0, at = 0;
+
+    memset(s, 0, sizeof *s);
+    while (files[nfiles] != NULL)
+        nfiles++;
+    s->per_file = calloc(nfiles, sizeof *s->per_file);
+    s->counts = calloc(nfiles, sizeof *s->counts);
+    if (s->per_file == NULL || s->counts == NULL)
+        return fail("out of memory");
+    for (size_t i = 0; i < nfiles; i++) {
+        char *text, why[1024];
+        size_t len;
+        int ok;
+        if (!slurp(files[i], &text, &len))
+            return 0;
+        ok = part_records_parse(lib, files[i], text, len, &s->per_file[i],
+                                &s->counts[i], why, sizeof why);
+        free(text);
+        s->files = i + 1;
+        if (!ok)
+            return fail("%s", why);
+        s->n += s->counts[i];
+    }
+    if ((s->all = malloc(s->n * sizeof *s->all)) == NULL)
+        return fail("out of memory");
+    for (size_t i = 0; i < nfiles; i++)
+        for (size_t j = 0; j < s->counts[i]; j++)
+            s->all[at++] = &s->per_file[i][j];
+    return 1;
+}
+
+static int combine(options *o, OSSL_LIB_CTX *lib)
+{
+    record_set s;
+    hasher h;
+    EVP_MD *md = NULL;
+    EVP_MD_CTX *ctx = NULL, *held;
+    const family *f;
+    uint8_t cdig[PART_DIGEST], *sum = NULL;
+    const part_record *head = NULL;
+    char *object[2] = {NULL, NULL};
+    int ok = 0, opened = 0;
+
+    if (!read_records(lib, o->files, &s))
+        goto done;
+    /* Without an algorithm switch, the records name it. */
+    if (!o->alg_given) {
+        o->choices[o->nchoices++] = (algorithm_choice){algorithm_find(s.all[0]->algorithm), NULL};
+        o->alg_given = 1;
+    }
+    /* The options are judged for the one object the line names (--raw
+     * prints one sum), not for the record files. */
+    object[0] = s.all[0]->name;
+    o->files = object;
+    if (!options_resolve(o, lib))
+        goto done;
+    if (o->nalgs != 1 || (f = family_of(o->alg->name)) == NULL) {
+        fail("--combine: %s is not hashed in parts (only --k12, --kt256, --m14)",
+             o->alg->name);
+        goto done;
+    }
+    if (!part_digest(lib, custom_of(o), strlen(custom_of(o)), cdig)) {
+        report_error("--combine", KSUM_EHASH, NULL);
+        goto done;
+    }
+    if (!records_agree(s.all, s.n, f->name, cdig))
+        goto done;
+    qsort(s.all, s.n, sizeof *s.all, by_range);
+    if (!records_cover(s.all, s.n))
+        goto done;
+    for (size_t i = 0; i < s.n; i++)
+        if (s.all[i]->begin == 0 && s.all[i]->end > 0)
+            head = s.all[i];
+    if (!hasher_open(&h, lib, o->alg, o))
+        goto done;
+    opened = 1;
+    md = EVP_MD_fetch(lib, f->final, PROPS);
+    ctx = EVP_MD_CTX_new();
+    {
+        const char *custom = custom_of(o);
+        uint64_t length = head->length;
+        size_t size = h.size;
+        OSSL_PARAM p[] = {
+            OSSL_PARAM_construct_octet_string(KSUM_PARAM_CUSTOM, (void *)custom,
+                                              strlen(custom)),
+            OSSL_PARAM_construct_uint64(KSUM_PARAM_MESSAGE_LENGTH, &length),
+            OSSL_PARAM_construct_size_t(OSSL_DIGEST_PARAM_XOFLEN, &size),
+            OSSL_PARAM_END};
+        int fed = md != NULL && ctx != NULL && EVP_DigestInit_ex2(ctx, md, p) &&
+                  EVP_DigestUpdate(ctx, head->head, head->head_len);
+        for (size_t i = 0; fed && i < s.n; i++)
+            fed = EVP_DigestUpdate(ctx, s.all[i]->cvs, s.all[i]->count * s.all[i]->cv_len);
+        /* A long output is squeezed as it is printed (KSUM_PARAM_SQUEEZE);
+         * a shorter one is made here. */
+        if (fed && !hasher_streams(&h))
+            fed = (sum = malloc(h.size)) != NULL && EVP_DigestFinalXOF(ctx, sum, h.size);
+        if (!fed) {
+            char why[512];
+            openssl_reason(why, sizeof why);
+            fail("%s: the parts' chaining values do not make the tree of a %" PRIu64
+                 "-byte object (a part holds too few or too many): %s", head->name,
+                 length, why);
+            goto done;
+        }
+    }
+    {
+        sum_source src = {sum, h.size, sum == NULL ? &h : NULL};
+        char *name = head->name;
+        int err;
+        held = h.md_ctx;
+        h.md_ctx = ctx;   /* squeezed from the final node */
+        err = print_sum_line(o, &h, &name, 1, &src);
+        h.md_ctx = held;
+        if (err == KSUM_EHASH)
+            fail("%s: the parts' chaining values do not make the tree of a %" PRIu64
+                 "-byte object (a part holds too few or too many)", head->name,
+                 head->length);
+        ok = err == 0;
+    }
+done:
+    free(sum);
+    EVP_MD_CTX_free(ctx);
+    EVP_MD_free(md);
+    if (opened)
+        hasher_close(&h);
+    record_set_free(&s);
+    return ok;
+}
+
+/* ---- the options together ---- */
+
+int parts_main(options *o, OSSL_LIB_CTX *lib)
+{
+    const family *f;
+    int modes = (o->part_share != NULL) + (o->part_range != NULL) + o->combine;
+
+    if (modes > 1)
+        return fail("--part, --part-range and --combine exclude each other");
+    if (o->check || o->recursive || o->files_from != NULL)
+        return fail("%s cannot be used with %s",
+                    o->combine ? "--combine" : o->part_share ? "--part" : "--part-range",
+                    o->check ? "--check" : o->recursive ? "--recursive" : "--files-from");
+    if (o->combine)
+        return combine(o, lib);
+    if (o->files[0] == NULL || o->files[1] != NULL)
+        return fail("%s takes one FILE", o->part_share ? "--part" : "--part-range");
+    if (!options_resolve(o, lib))
+        return 0;
+    if (o->nalgs != 1 || (f = family_of(o->alg->name)) == NULL)
+        return fail("%s: %s is not hashed in parts (only --k12, --kt256, --m14)",
+                    o->part_share ? "--part" : "--part-range", o->alg->name);
+    return write_part(o, lib, f);
+}

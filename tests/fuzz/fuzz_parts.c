@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The part-record parser of ksum --combine (cli/parts.c) on arbitrary
+ * bytes.  The first byte chooses whether each "check" line is first set to
+ * the right digest of its record, so that mutations get past the check to
+ * the rules after it.  What the parser accepts must be well formed: a
+ * range inside the object, a head only in the record of chunk 0 and then
+ * exactly the first chunk, whole CVs, a NUL-terminated name; and it must
+ * never read or write outside the input.
+ */
+#include <openssl/evp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "encoding.h"
+#include "fuzz_common.h"
+#include "parts.h"
+
+static OSSL_LIB_CTX *lib;
+
+/* Each "check " line that starts a line gets the digest of the bytes
+ * from the last "ksum-part " line start (or the text's start) to it. */
+static void fix_checks(char *text, size_t len)
+{
+    size_t start = 0;
+
+    for (size_t i = 0; i < len; i++) {
+        if (i != 0 && text[i - 1] != '\n')
+            continue;
+        if (len - i >= 10 && memcmp(text + i, "ksum-part ", 10) == 0)
+            start = i;
+        if (len - i >= 6 + 2 * PART_DIGEST && memcmp(text + i, "check ", 6) == 0) {
+            uint8_t d[PART_DIGEST];
+            if (part_digest(lib, text + start, i - start, d))
+                hex_encode(d, PART_DIGEST, text + i + 6);
+        }
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    part_record *recs;
+    size_t n;
+    char why[1024], *text;
+
+    if (lib == NULL)
+        lib = fuzz_libctx(0);
+    if (size == 0)
+        return 0;
+    /* An exact-size copy, so that ASan sees any read past the text. */
+    if ((text = malloc(size - 1 + 1)) == NULL)
+        return 0;
+    memcpy(text, data + 1, size - 1);
+    if (data[0] & 1)
+        fix_checks(text, size - 1);
+    if (part_records_parse(lib, "fuzz", text, size - 1, &recs, &n, why, sizeof why)) {
+        for (size_t i = 0; i < n; i++) {
+            const part_record *r = &recs[i];
+            uint64_t chunks = r->length == 0 ? 1 : (r->length + PART_CHUNK - 1) / PART_CHUNK;
+            uint64_t first = r->length < PART_CHUNK ? r->length : PART_CHUNK;
+            if (r->begin > r->end || r->end > chunks || r->name == NULL ||
+                (r->shares != 0 && (r->share < 1 || r->share > r->shares)) ||
+                (r->begin == 0 && r->end > 0 ? r->head_len != first : r->head_len != 0) ||
+                (r->cv_len != 32 && r->cv_len != 64) || (r->count > 0 && r->cvs == NULL))
+                abort();
+            /* every byte of the name and the CVs can be read */
+            volatile size_t sum = strlen(r->name);
+            for (size_t j = 0; j < r->count * r->cv_len; j++)
+                sum += r->cvs[j];
+            for (size_t j = 0; j < r->head_len; j++)
+                sum += r->head[j];
+            (void)sum;
+        }
+    } else if (memchr(why, '\n', strlen(why)) != NULL || why[0] == '\0') {
+        abort();   /* a refusal is one line */
+    }
+    part_records_free(recs, n);
+    free(text);
+    return 0;
+}
