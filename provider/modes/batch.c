@@ -2,8 +2,9 @@
 /*
  * Groups of messages absorbing together (batch.h).  The flush policy: a
  * member that must absorb its pending input takes all of it, and up to
- * KECCAK_PAR - 1 other members with pending whole blocks (on the same
- * backend, with the same rounds: one kernel call permutes them together)
+ * lanes - 1 other members (lanes: its backend's) with pending whole blocks
+ * (on the same backend, with the same rounds: one kernel call permutes them
+ * together)
  * take as many blocks as the shortest lane of the call has, so that their
  * remainders stay pending to pair again later.  When the members are fed
  * in turns with equal updates, one member's overflow absorbs everyone's
@@ -186,16 +187,16 @@ typedef struct partner {
     size_t blocks;
 } partner;
 
-/* Up to KECCAK_PAR - 1 other members with pending whole blocks that pair
+/* Up to lanes - 1 other members with pending whole blocks that pair
  * with self's sponge, those with the most first (they overflow soonest).
  * Only members with pending bytes are looked at: the others' sponges are
  * their owners' (batch.h). */
 static unsigned pick_partners(const batch_member *self,
-                              partner out[KECCAK_PAR - 1])
+                              partner out[KECCAK_LANES_MAX - 1])
 {
-    unsigned n = 0;
+    unsigned n = 0, most = self->sp->be->lanes - 1;
 
-    for (batch_member *m = self->group->members; m != NULL; m = m->next) {
+    for (batch_member *m = self->group->members; most > 0 && m != NULL; m = m->next) {
         partner p = {m, 0};
         unsigned at;
         if (m == self || m->len == 0 || !pairs(self->sp, m->sp))
@@ -203,7 +204,7 @@ static unsigned pick_partners(const batch_member *self,
         p.blocks = blocks_of(m->sp, m->len);
         if (p.blocks == 0)
             continue;
-        if (n < KECCAK_PAR - 1)
+        if (n < most)
             n++;
         else if (p.blocks <= out[n - 1].blocks)
             continue;
@@ -227,10 +228,10 @@ static void consume(batch_member *m, size_t n)
  * every lane of the call but self's ends on a block boundary. */
 static void absorb_paired(batch_member *self, const uint8_t *in, size_t len)
 {
-    sponge *sp[KECCAK_PAR] = {self->sp};
-    const uint8_t *lane_in[KECCAK_PAR] = {in};
-    size_t lane_len[KECCAK_PAR] = {len};
-    partner other[KECCAK_PAR - 1];
+    sponge *sp[KECCAK_LANES_MAX] = {self->sp};
+    const uint8_t *lane_in[KECCAK_LANES_MAX] = {in};
+    size_t lane_len[KECCAK_LANES_MAX] = {len};
+    partner other[KECCAK_LANES_MAX - 1];
     size_t k;
     unsigned n = 0;
 

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Picks the backend once, the first time one is asked for: the fastest this
- * CPU runs, unless KSUM_SIMD names another ("portable" forces the reference
- * code, for tests and for ruling the SIMD code out when debugging).  This
- * choice is the only global state of the library.
+ * CPU runs (avx2, bmi2, portable: the first it can), unless KSUM_SIMD names
+ * another ("portable" forces the reference code, for tests and for ruling
+ * the SIMD code out when debugging; a name this CPU cannot run is
+ * ignored).  This choice is the only global state of the library.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 
 const char *const keccak_backend_names[] = {
     "portable",
+    "portable8",
 #ifdef KSUM_HAVE_X86_SIMD
     "bmi2",
     "avx2",
@@ -36,6 +38,8 @@ const keccak_backend *keccak_backend_by_name(const char *name)
 {
     if (strcmp(name, "portable") == 0)
         return &keccak_portable_backend;
+    if (strcmp(name, "portable8") == 0)
+        return &keccak_portable8_backend;
 #ifdef KSUM_HAVE_X86_SIMD
     if (strcmp(name, "bmi2") == 0 && cpu_has(0))
         return &keccak_bmi2_backend;
