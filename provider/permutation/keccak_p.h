@@ -64,6 +64,11 @@ extern const keccak_backend keccak_portable8_backend;
 extern const keccak_backend keccak_bmi2_backend;
 extern const keccak_backend keccak_avx2_backend;
 #endif
+#ifdef KSUM_HAVE_AVX512
+extern const keccak_backend keccak_avx512_backend;
+/* AVX-512F and VL, and an OS that saves the opmask and ZMM registers. */
+int keccak_cpu_has_avx512(void);
+#endif
 
 /* The portable single-state calls with 2, 4 and 8 lanes, the multi-state
  * absorb one state after another: every width of the callers (sponge
@@ -71,8 +76,8 @@ extern const keccak_backend keccak_avx2_backend;
  * keccak_backend_names: no faster than portable. */
 extern const keccak_backend keccak_serial_backends[3];
 
-/* The calls of the backends, which other backends reuse: avx2 takes the
- * bmi2 single-state ones. */
+/* The calls of the backends, which other backends reuse: avx2 and avx512
+ * take the bmi2 single-state ones. */
 void keccak_portable_permute(uint64_t s[KECCAK_STATE_LANES], unsigned rounds);
 void keccak_portable_absorb(uint64_t s[KECCAK_STATE_LANES], unsigned rounds,
                             unsigned rate, const uint8_t *in, size_t nblocks);
