@@ -732,6 +732,7 @@ int main(int argc, char **argv)
 {
     int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
 
+    test_skip_unless_backend_runs();
     if (!CRYPTO_set_mem_functions(test_malloc, test_realloc, test_free)) {
         fprintf(stderr, "cannot replace OpenSSL's allocator\n");
         return 2;
