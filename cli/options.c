@@ -264,11 +264,11 @@ static void print_help(void)
     printf("\n  -h, --help                display this help and exit\n"
            "  -v, --version             output version information and exit\n"
            "\nExit status: 0 if every file was hashed or verified, 1 otherwise.\n"
-           "\nEnvironment: KSUM_SIMD=portable, bmi2 or avx2 picks the Keccak code (one\n"
-           "this build has and this CPU runs); unset, empty or auto: the fastest.  Any\n"
-           "other value is reported on standard error and ignored.  KSUM_BATCH=0 stops\n"
-           "the sequential algorithms from hashing four files at once per thread (for\n"
-           "benchmarks and debugging; the output is the same).\n");
+           "\nEnvironment: KSUM_SIMD=portable, portable8, bmi2, avx2 or avx512 picks the\n"
+           "Keccak code (one this build has and this CPU runs); unset, empty or auto:\n"
+           "the fastest.  Any other value is reported on standard error and ignored.\n"
+           "KSUM_BATCH=0 stops the sequential algorithms from hashing four files at\n"
+           "once per thread (for benchmarks and debugging; the output is the same).\n");
 }
 
 static void print_version(void)

@@ -88,23 +88,32 @@ extern "C" {
  * depend on it. */
 #define KSUM_PARAM_THREADS "threads"
 
-/* Keccak backend of this context (UTF-8 string: "portable", "bmi2" or
- * "avx2"; default: the fastest this CPU runs, or KSUM_SIMD's choice).  Every
- * algorithm; before any data.  Readable as well (a pointer to the name).
- * Results do not depend on it: it exists to test and compare backends. */
+/* Keccak backend of this context (UTF-8 string: "portable", "portable8",
+ * "bmi2", "avx2" or "avx512"; default: the fastest this CPU runs, or
+ * KSUM_SIMD's choice).  Every algorithm; before any data.  Readable as well
+ * (a pointer to the name).  Results do not depend on it: it exists to test
+ * and compare backends. */
 #define KSUM_PARAM_BACKEND "backend"
+
+/* Lanes of this context's backend (unsigned integer, read only): how many
+ * messages or leaves it hashes side by side, 1 (portable, bmi2), 4 (avx2)
+ * or 8 (portable8, avx512).  A batch group (KSUM_PARAM_BATCH) gains from
+ * as many members fed in turns; 1 means batching gains nothing.  Every
+ * algorithm, any time; it follows KSUM_PARAM_BACKEND. */
+#define KSUM_PARAM_LANES "lanes"
 
 /* Batch (uint64, default 0: none).  SHA3, SHAKE, RawSHAKE, Keccak,
  * TurboSHAKE, cSHAKE and KMAC contexts of one provider instance (one library
  * context's ksumprov) that set the same non-zero id form a group, whose
- * messages are absorbed together, up to four at a time through the 4-way
- * kernel where the CPU has AVX2.  The id is the application's choice (ksum:
- * one per worker thread); contexts of one group may be used on different
- * threads at once.  The group's lock is held only to take work out and
- * hand it back, never while permuting: a call on a context waits at most
- * for one absorb of the others' held input (up to four times the bound
- * below), never for another thread's long update, and long updates of one
- * group on several threads run side by side.
+ * messages are absorbed together, as many at a time as the backend has
+ * lanes (KSUM_PARAM_LANES: four with AVX2, eight with AVX-512).  The id is
+ * the application's choice (ksum: one per worker thread); contexts of one
+ * group may be used on different threads at once.  The group's lock is
+ * held only to take work out and hand it back, never while permuting: a
+ * call on a context waits at most for one absorb of the others' held input
+ * (up to lanes times the bound below), never for another thread's long
+ * update, and long updates of one group on several threads run side by
+ * side.
  *
  * fork() while other threads use contexts in groups: before it, the
  * provider waits for the absorbs of held input under way (each as bounded
@@ -123,14 +132,14 @@ extern "C" {
  * A context in a group copies its input into a buffer of
  * KSUMPROV_BATCH_PENDING bytes, allocated when it joins.  When an update
  * does not fit, and when the output is asked for, it absorbs all it holds,
- * together with the whole blocks other members hold: up to three of them,
- * those on the same backend with the same rounds (TurboSHAKE's 12 rounds
- * pair only with TurboSHAKE), each taking as many blocks as the shortest of
- * the four has.  So batching pays when the members are fed in turns with
+ * together with the whole blocks other members hold: up to lanes - 1 of
+ * them, those on the same backend with the same rounds (TurboSHAKE's 12
+ * rounds pair only with TurboSHAKE), each taking as many blocks as the
+ * shortest lane of the call has.  So batching pays when the members are fed in turns with
  * updates of at most the bound (16 to 64 KiB) and asked for their output
  * after the others were fed; an update longer than the bound is absorbed at
- * once, paired only with what the others hold.  Without AVX2 (the "backend"
- * a context reads is not "avx2") it gains nothing and costs the copy.
+ * once, paired only with what the others hold.  On a backend of one lane
+ * (KSUM_PARAM_LANES reads 1) it gains nothing and costs the copy.
  *
  * Results are exactly those of a context without it, for any split of any
  * input: the id changes only when blocks are permuted.  Any time: a new id

@@ -407,6 +407,9 @@ int ksum_ctx_get_params(ksum_ctx *c, OSSL_PARAM params[])
               ? OSSL_PARAM_set_utf8_string(p, c->set.be->name)
               : OSSL_PARAM_set_utf8_ptr(p, c->set.be->name)))
         return 0;
+    if ((p = OSSL_PARAM_locate(params, KSUM_PARAM_LANES)) != NULL &&
+        !OSSL_PARAM_set_uint(p, c->set.be->lanes))
+        return 0;
     if ((c->alg->mode->takes & MODE_BATCH) &&
         (p = OSSL_PARAM_locate(params, KSUM_PARAM_BATCH)) != NULL &&
         !OSSL_PARAM_set_uint64(p, group_of(c)))

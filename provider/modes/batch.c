@@ -2,8 +2,9 @@
 /*
  * Groups of messages absorbing together (batch.h).  The flush policy: a
  * member that must absorb its pending input takes all of it, and up to
- * KECCAK_PAR - 1 other members with pending whole blocks (on the same
- * backend, with the same rounds: one kernel call permutes them together)
+ * lanes - 1 other members (lanes: its backend's) with pending whole blocks
+ * (on the same backend, with the same rounds: one kernel call permutes them
+ * together)
  * take as many blocks as the shortest lane of the call has, so that their
  * remainders stay pending to pair again later.  When the members are fed
  * in turns with equal updates, one member's overflow absorbs everyone's
@@ -15,7 +16,7 @@
  * member's owner waits before it touches the member (append, discard,
  * leave, its own flush), and a member whose owner waits is not taken
  * again: so a wait lasts at most one flush, which absorbs at most the
- * pending bound from each of its KECCAK_PAR lanes.  An update longer than
+ * pending bound from each of its backend's lanes.  An update longer than
  * the bound is absorbed by its caller alone, outside the lock, once its
  * first blocks went with the others' pending ones.
  */
@@ -332,16 +333,16 @@ typedef struct partner {
     size_t blocks;
 } partner;
 
-/* Up to KECCAK_PAR - 1 other members with pending whole blocks that pair
+/* Up to lanes - 1 other members with pending whole blocks that pair
  * with self's sponge, those with the most first (they overflow soonest).
  * Only members with pending bytes and not busy are looked at: the others'
  * sponges are their owners' (batch.h) or another flush's. */
 static unsigned pick_partners(const batch_member *self,
-                              partner out[KECCAK_PAR - 1])
+                              partner out[KECCAK_LANES_MAX - 1])
 {
-    unsigned n = 0;
+    unsigned n = 0, most = self->sp->be->lanes - 1;
 
-    for (batch_member *m = self->group->members; m != NULL; m = m->next) {
+    for (batch_member *m = self->group->members; most > 0 && m != NULL; m = m->next) {
         partner p = {m, 0};
         unsigned at;
         if (m == self || m->busy || m->waited || m->len == 0 || !pairs(self->sp, m->sp))
@@ -349,7 +350,7 @@ static unsigned pick_partners(const batch_member *self,
         p.blocks = blocks_of(m->sp, m->len);
         if (p.blocks == 0)
             continue;
-        if (n < KECCAK_PAR - 1)
+        if (n < most)
             n++;
         else if (p.blocks <= out[n - 1].blocks)
             continue;
@@ -370,10 +371,10 @@ static void consume(batch_member *m, size_t n)
 
 /* One flush: lane 0 is the flushing member's, the others its partners'. */
 typedef struct flush {
-    batch_member *m[KECCAK_PAR];
-    sponge *sp[KECCAK_PAR];
-    const uint8_t *in[KECCAK_PAR];
-    size_t len[KECCAK_PAR];
+    batch_member *m[KECCAK_LANES_MAX];
+    sponge *sp[KECCAK_LANES_MAX];
+    const uint8_t *in[KECCAK_LANES_MAX];
+    size_t len[KECCAK_LANES_MAX];
     unsigned n;
 } flush;
 
@@ -398,7 +399,7 @@ static void add_lane(flush *f, batch_member *m, size_t k)
 static size_t take(flush *f, batch_member *self, const uint8_t *in, size_t len,
                    int whole)
 {
-    partner other[KECCAK_PAR - 1];
+    partner other[KECCAK_LANES_MAX - 1];
     size_t k;
     unsigned n = 0;
 

@@ -6,7 +6,7 @@
  * named by a non-zero id, of a registry (one per provider instance).  Its
  * input is then copied into a bounded pending buffer, and absorbed when the
  * buffer overflows or the message needs its sponge, each time together with
- * the pending blocks of up to KECCAK_PAR - 1 other members.
+ * the pending blocks of up to lanes - 1 other members (its backend's).
  *
  * Locking: the registry's mutex guards its list of groups and their
  * reference counts; each group's mutex guards its list of members and

@@ -44,68 +44,77 @@ static void emit_leaf(tree_leaves *t, sponge *final)
     t->count++;
 }
 
-/* Work shared by the threads of one hash_groups call. */
-typedef struct groups_job {
+/* Work shared by the threads of one hash_leaves call. */
+typedef struct leaves_job {
     const tree_leaves *t;
     const keccak_backend *be;
     const uint8_t *in;
-    uint8_t *cvs;        /* KECCAK_PAR * cv_len bytes per group, in order */
-} groups_job;
+    size_t leaves;       /* in this batch */
+    uint8_t *cvs;        /* cv_len bytes per leaf, in order */
+} leaves_job;
 
+/* Groups [begin, end) of the batch: be->lanes leaves each, the last one
+ * perhaps fewer (the backend then steps down). */
 static void hash_group_range(void *arg, size_t begin, size_t end)
 {
-    const groups_job *job = arg;
+    const leaves_job *job = arg;
     const tree_leaves *t = job->t;
-    size_t group_bytes = KECCAK_PAR * t->leaf_len;
+    size_t lanes = job->be->lanes;
 
     for (size_t g = begin; g < end; g++) {
-        const uint8_t *in = job->in + g * group_bytes;
-        uint8_t *cv = job->cvs + g * KECCAK_PAR * t->cv_len;
-        const uint8_t *const ins[KECCAK_PAR] = {
-            in, in + t->leaf_len, in + 2 * t->leaf_len, in + 3 * t->leaf_len};
-        uint8_t *const outs[KECCAK_PAR] = {cv, cv + t->cv_len,
-                                           cv + 2 * t->cv_len, cv + 3 * t->cv_len};
-        sponge_hash_x4(job->be, t->rate, t->rounds, t->domain, ins,
-                       t->leaf_len, outs, t->cv_len);
+        size_t first = g * lanes;
+        unsigned n = (unsigned)(job->leaves - first < lanes ? job->leaves - first
+                                                            : lanes);
+        const uint8_t *ins[KECCAK_LANES_MAX];
+        uint8_t *outs[KECCAK_LANES_MAX];
+        for (unsigned j = 0; j < n; j++) {
+            ins[j] = job->in + (first + j) * t->leaf_len;
+            outs[j] = job->cvs + (first + j) * t->cv_len;
+        }
+        sponge_hash_many(job->be, n, t->rate, t->rounds, t->domain, ins,
+                         t->leaf_len, outs, t->cv_len);
     }
 }
 
 /* Threads worth using for this much work: each should get at least
- * TREE_BYTES_PER_THREAD, or handing it the work costs more than it saves. */
-static unsigned threads_for(const tree_leaves *t, size_t groups)
+ * TREE_BYTES_PER_THREAD, or handing it the work costs more than it saves.
+ * So a message of one leaf, or of a few small ones, never wakes a helper. */
+static unsigned threads_for(const tree_leaves *t, size_t leaves)
 {
-    size_t bytes = groups * KECCAK_PAR * t->leaf_len;
+    size_t bytes = leaves * t->leaf_len;
     size_t useful = bytes / TREE_BYTES_PER_THREAD;
     unsigned want = t->threads ? t->threads : 1;
 
     return useful < want ? (useful > 0 ? (unsigned)useful : 1) : want;
 }
 
-/* groups * KECCAK_PAR whole leaves, straight from the caller's buffer, in
- * batches whose CVs are absorbed into final in leaf order: the result is
- * the same for any number of threads.  Batches are large so that the
- * threads meet seldom; without memory for their CVs, small ones on the stack. */
-static void hash_groups(tree_leaves *t, sponge *final, const uint8_t *in,
-                        size_t groups)
+/* Whole leaves straight from the caller's buffer, in batches whose CVs are
+ * absorbed into final in leaf order: the result is the same for any number
+ * of threads.  Batches are large so that the threads meet seldom; without
+ * memory for their CVs, small ones on the stack. */
+static void hash_leaves(tree_leaves *t, sponge *final, const uint8_t *in,
+                        size_t leaves)
 {
-    uint8_t small[TREE_SMALL_BATCH * KECCAK_PAR * TREE_MAX_CV];
-    size_t max_batch = groups < TREE_BATCH_GROUPS ? groups : TREE_BATCH_GROUPS;
-    uint8_t *heap = max_batch > TREE_SMALL_BATCH
-                        ? malloc(max_batch * KECCAK_PAR * t->cv_len) : NULL;
-    groups_job job = {t, final->be, in, heap ? heap : small};
-    size_t group_bytes = KECCAK_PAR * t->leaf_len;
+    uint8_t small[TREE_SMALL_BATCH * TREE_MAX_CV];
+    size_t max_batch = leaves < TREE_BATCH_LEAVES ? leaves : TREE_BATCH_LEAVES;
+    uint8_t *heap = max_batch > TREE_SMALL_BATCH ? malloc(max_batch * t->cv_len)
+                                                 : NULL;
+    leaves_job job = {t, final->be, in, 0, heap ? heap : small};
+    size_t lanes = final->be->lanes;
+    size_t group_bytes = lanes * t->leaf_len;
     size_t grain = group_bytes < TREE_GRAIN_BYTES ? TREE_GRAIN_BYTES / group_bytes : 1;
 
     if (heap == NULL && max_batch > TREE_SMALL_BATCH)
         max_batch = TREE_SMALL_BATCH;
-    while (groups > 0) {
-        size_t batch = groups < max_batch ? groups : max_batch;
-        parallel_for(t->pool, threads_for(t, batch), batch, grain, hash_group_range,
+    while (leaves > 0) {
+        job.leaves = leaves < max_batch ? leaves : max_batch;
+        parallel_for(t->pool, threads_for(t, job.leaves),
+                     (job.leaves + lanes - 1) / lanes, grain, hash_group_range,
                      &job);
-        deliver(t, final, job.cvs, batch * KECCAK_PAR * t->cv_len);
-        t->count += batch * KECCAK_PAR;
-        job.in += batch * KECCAK_PAR * t->leaf_len;
-        groups -= batch;
+        deliver(t, final, job.cvs, job.leaves * t->cv_len);
+        t->count += job.leaves;
+        job.in += job.leaves * t->leaf_len;
+        leaves -= job.leaves;
     }
     free(heap);
 }
@@ -115,11 +124,11 @@ void tree_leaves_update(tree_leaves *t, sponge *final, const uint8_t *in,
 {
     while (len > 0) {
         size_t take;
-        if (t->fill == 0 && len / t->leaf_len >= KECCAK_PAR) {
-            size_t groups = len / t->leaf_len / KECCAK_PAR;
-            hash_groups(t, final, in, groups);
-            in += groups * KECCAK_PAR * t->leaf_len;
-            len -= groups * KECCAK_PAR * t->leaf_len;
+        if (t->fill == 0 && len >= t->leaf_len) {
+            size_t leaves = len / t->leaf_len;
+            hash_leaves(t, final, in, leaves);
+            in += leaves * t->leaf_len;
+            len -= leaves * t->leaf_len;
             continue;
         }
         if (t->fill == 0)

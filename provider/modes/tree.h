@@ -3,8 +3,8 @@
  * The leaves of tree hashing, shared by ParallelHash and the KangarooTwelve
  * family: the input is cut into leaves of leaf_len bytes, each leaf is
  * hashed on its own into a chaining value (CV), and the CVs are absorbed
- * into the final node in order.  Groups of KECCAK_PAR whole leaves go to the
- * backend's parallel permutation.
+ * into the final node in order.  Whole leaves go to the backend's
+ * multi-state absorb in groups of as many as it has lanes.
  */
 #ifndef KSUM_TREE_H
 #define KSUM_TREE_H
@@ -13,11 +13,11 @@
 #include "parallel.h"
 
 #define TREE_MAX_CV 64
-/* Leaf groups hashed between two absorptions of their CVs: up to 32 MiB of
- * K12 input shared among the threads (256 KiB of CVs); 16 groups when no
+/* Leaves hashed between two absorptions of their CVs: up to 32 MiB of K12
+ * input shared among the threads (256 KiB of CVs); 64 leaves when no
  * memory can be had for that. */
-#define TREE_BATCH_GROUPS 1024
-#define TREE_SMALL_BATCH 16
+#define TREE_BATCH_LEAVES 4096
+#define TREE_SMALL_BATCH 64
 #define TREE_BYTES_PER_THREAD ((size_t)256 << 10)
 /* Input per range the threads take: a few microseconds of work. */
 #define TREE_GRAIN_BYTES ((size_t)32 << 10)

@@ -2,7 +2,7 @@
 /*
  * The AVX2 backend: four Keccak-p[1600] states in the four 64-bit slots of
  * 256-bit registers, for the leaves of ParallelHash and the KangarooTwelve
- * family.  Built with -mavx2 for this file only and chosen at run time, so
+ * family, and the messages absorbed together.  Built with -mavx2 for this file only and chosen at run time, so
  * the rest of the binary still runs on any x86-64.  Single-state calls are
  * the bmi2 backend's: a one-lane SIMD permutation is no faster.  Every CPU
  * with AVX2 has BMI2 (the dispatcher checks both).
@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "keccak_p.h"
+
+#define LANES 4
 
 #define LANE __m256i
 #define XOR(a, b) _mm256_xor_si256((a), (b))
@@ -52,54 +54,11 @@ static void permute_vec(__m256i st[KECCAK_STATE_LANES], unsigned rounds)
     KECCAK_LANES(STORE_LANE, A)
 }
 
-static void load_states(__m256i st[KECCAK_STATE_LANES], const uint64_t *s)
-{
-    for (unsigned i = 0; i < KECCAK_STATE_LANES; i++)
-        st[i] = _mm256_loadu_si256((const __m256i *)(s + KECCAK_PAR * i));
-}
-
-static void store_states(uint64_t *s, const __m256i st[KECCAK_STATE_LANES])
-{
-    for (unsigned i = 0; i < KECCAK_STATE_LANES; i++)
-        _mm256_storeu_si256((__m256i *)(s + KECCAK_PAR * i), st[i]);
-}
-
 static inline long long load64(const uint8_t *p)
 {
     long long v;
     memcpy(&v, p, sizeof v); /* x86 is little-endian, as Keccak lanes are */
     return v;
-}
-
-static void avx2_permute_x4(uint64_t s[KECCAK_PAR * KECCAK_STATE_LANES],
-                            unsigned rounds)
-{
-    __m256i st[KECCAK_STATE_LANES];
-
-    load_states(st, s);
-    permute_vec(st, rounds);
-    store_states(s, st);
-}
-
-static void avx2_absorb_x4(uint64_t s[KECCAK_PAR * KECCAK_STATE_LANES],
-                           unsigned rounds, unsigned rate,
-                           const uint8_t *const in[KECCAK_PAR], size_t nblocks)
-{
-    __m256i st[KECCAK_STATE_LANES];
-    unsigned lanes = rate / 8;
-
-    load_states(st, s);
-    for (size_t b = 0; b < nblocks; b++) {
-        size_t off = b * rate;
-        for (unsigned i = 0; i < lanes; i++) {
-            size_t at = off + 8 * i;
-            st[i] = _mm256_xor_si256(
-                st[i], _mm256_set_epi64x(load64(in[3] + at), load64(in[2] + at),
-                                         load64(in[1] + at), load64(in[0] + at)));
-        }
-        permute_vec(st, rounds);
-    }
-    store_states(s, st);
 }
 
 /*
@@ -121,10 +80,10 @@ static inline void transpose4(__m256i v[4])
     v[3] = _mm256_permute2x128_si256(t1, t3, 0x31);
 }
 
-static void load_rows(__m256i st[KECCAK_STATE_LANES], uint64_t *const s[KECCAK_PAR])
+static void load_rows(__m256i st[KECCAK_STATE_LANES], uint64_t *const s[LANES])
 {
     for (unsigned i = 0; i + 4 <= KECCAK_STATE_LANES; i += 4) {
-        for (unsigned j = 0; j < KECCAK_PAR; j++)
+        for (unsigned j = 0; j < LANES; j++)
             st[i + j] = _mm256_loadu_si256((const __m256i *)(s[j] + i));
         transpose4(st + i);
     }
@@ -132,26 +91,26 @@ static void load_rows(__m256i st[KECCAK_STATE_LANES], uint64_t *const s[KECCAK_P
                                (long long)s[1][24], (long long)s[0][24]);
 }
 
-static void store_rows(uint64_t *const s[KECCAK_PAR], __m256i st[KECCAK_STATE_LANES])
+static void store_rows(uint64_t *const s[LANES], __m256i st[KECCAK_STATE_LANES])
 {
-    uint64_t last[KECCAK_PAR];
+    uint64_t last[LANES];
 
     for (unsigned i = 0; i + 4 <= KECCAK_STATE_LANES; i += 4) {
         transpose4(st + i);
-        for (unsigned j = 0; j < KECCAK_PAR; j++)
+        for (unsigned j = 0; j < LANES; j++)
             _mm256_storeu_si256((__m256i *)(s[j] + i), st[i + j]);
     }
     _mm256_storeu_si256((__m256i *)last, st[24]);
-    for (unsigned j = 0; j < KECCAK_PAR; j++)
+    for (unsigned j = 0; j < LANES; j++)
         s[j][24] = last[j];
 }
 
 /* The inputs of a multi-state absorb.  Idle lanes read zeros from
  * zero_block and never advance, so every lane can be loaded alike. */
 typedef struct multi_in {
-    const uint8_t *p[KECCAK_PAR];
-    unsigned rate[KECCAK_PAR];  /* bytes to advance a block; 0 when idle */
-    unsigned words[KECCAK_PAR]; /* input words a block; all 25 when idle */
+    const uint8_t *p[LANES];
+    unsigned rate[LANES];  /* bytes to advance a block; 0 when idle */
+    unsigned words[LANES]; /* input words a block; all 25 when idle */
     unsigned min_words, max_words; /* over the active lanes */
 } multi_in;
 
@@ -170,7 +129,7 @@ static void xor_block(__m256i st[KECCAK_STATE_LANES], const multi_in *in)
 
     for (; i + 4 <= in->min_words; i += 4) {
         __m256i v[4];
-        for (unsigned j = 0; j < KECCAK_PAR; j++)
+        for (unsigned j = 0; j < LANES; j++)
             v[j] = _mm256_loadu_si256((const __m256i *)(in->p[j] + 8 * i));
         transpose4(v);
         for (unsigned j = 0; j < 4; j++)
@@ -184,16 +143,16 @@ static void xor_block(__m256i st[KECCAK_STATE_LANES], const multi_in *in)
 
 /* Sets up in and returns the number of active lanes; idle lanes get the
  * state scratch, whose result is thrown away. */
-static unsigned multi_setup(multi_in *in, uint64_t *s[KECCAK_PAR],
-                            uint64_t *const state[KECCAK_PAR], uint64_t *scratch,
-                            const unsigned rate[KECCAK_PAR],
-                            const uint8_t *const data[KECCAK_PAR])
+static unsigned multi_setup(multi_in *in, uint64_t *s[LANES],
+                            uint64_t *const state[LANES], uint64_t *scratch,
+                            const unsigned rate[LANES],
+                            const uint8_t *const data[LANES])
 {
     unsigned active = 0;
 
     in->min_words = KECCAK_STATE_LANES;
     in->max_words = 0;
-    for (unsigned j = 0; j < KECCAK_PAR; j++) {
+    for (unsigned j = 0; j < LANES; j++) {
         int idle = data[j] == NULL;
         unsigned words = idle ? KECCAK_STATE_LANES : rate[j] / 8;
         s[j] = idle ? scratch : state[j];
@@ -217,30 +176,30 @@ static unsigned multi_setup(multi_in *in, uint64_t *s[KECCAK_PAR],
  * active (254, 339, 508 and 1016 a message block).  So two or more active
  * lanes share the 4-way permutation, and a lone lane goes on alone.
  */
-static void avx2_absorb_multi(uint64_t *const state[KECCAK_PAR], unsigned rounds,
-                              const unsigned rate[KECCAK_PAR],
-                              const uint8_t *const data[KECCAK_PAR], size_t nblocks)
+static void avx2_absorb_multi(uint64_t *const state[LANES], unsigned rounds,
+                              const unsigned rate[LANES],
+                              const uint8_t *const data[LANES], size_t nblocks)
 {
-    uint64_t scratch[KECCAK_STATE_LANES] = {0}, *s[KECCAK_PAR];
+    uint64_t scratch[KECCAK_STATE_LANES] = {0}, *s[LANES];
     __m256i st[KECCAK_STATE_LANES];
     multi_in in;
     unsigned active = multi_setup(&in, s, state, scratch, rate, data);
 
     if (active < 2) {
-        keccak_bmi2_absorb_multi(state, rounds, rate, data, nblocks);
+        keccak_serial_absorb_multi(keccak_bmi2_absorb, LANES, state, rounds,
+                                   rate, data, nblocks);
         return;
     }
     load_rows(st, s);
     for (; nblocks > 0; nblocks--) {
         xor_block(st, &in);
         permute_vec(st, rounds);
-        for (unsigned j = 0; j < KECCAK_PAR; j++)
+        for (unsigned j = 0; j < LANES; j++)
             in.p[j] += in.rate[j];
     }
     store_rows(s, st);
 }
 
 const keccak_backend keccak_avx2_backend = {
-    "avx2", keccak_bmi2_permute, keccak_bmi2_absorb,
-    avx2_permute_x4, avx2_absorb_x4, avx2_absorb_multi,
+    "avx2", LANES, keccak_bmi2_permute, keccak_bmi2_absorb, avx2_absorb_multi,
 };

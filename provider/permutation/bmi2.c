@@ -2,9 +2,8 @@
 /*
  * The BMI2 backend: the portable single-state code compiled with -mbmi
  * -mbmi2 (this file only), where andn does chi's ~a & b in one instruction
- * and rorx rotates without a copy: about 15% faster on AVX2-era CPUs.  The
- * four-way calls are the portable ones; the multi-state absorb is the loop
- * of single.inc over this file's single-state absorb.
+ * and rorx rotates without a copy: about 15% faster on AVX2-era CPUs.  One
+ * lane, as the portable backend.
  */
 #include "keccak_p.h"
 
@@ -12,7 +11,6 @@
 #include "single.inc"
 
 const keccak_backend keccak_bmi2_backend = {
-    "bmi2", keccak_bmi2_permute, keccak_bmi2_absorb,
-    keccak_portable_permute_x4, keccak_portable_absorb_x4,
+    "bmi2", 1, keccak_bmi2_permute, keccak_bmi2_absorb,
     keccak_bmi2_absorb_multi,
 };

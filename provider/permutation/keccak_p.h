@@ -2,16 +2,15 @@
 /*
  * Keccak-p[1600, n] backends: one small interface, several implementations.
  *
- * A backend permutes one state or four states at once and has a fast loop
- * that absorbs whole blocks.  The four-way form keeps the states
- * lane-interleaved (lane i of state j at s[4 * i + j]) as XKCP's
- * "parallel states" do, so a SIMD backend loads one lane of all four states
- * with one vector load.  The multi-state absorb instead takes separate
- * states, as the sponges of independent messages hold them: a SIMD backend
- * transposes them into its registers once a call, which costs far less than
- * one block, and no caller keeps an interleaved copy.  Every backend gives
- * bit-identical results to the portable one; tests/c/test_core.c checks
- * that.
+ * A backend permutes one state, has a fast loop that absorbs whole blocks
+ * into one state, and absorbs into up to `lanes` states side by side: 1
+ * for the single-state backends, 4 for AVX2, 8 for the 8-way ones.  The
+ * states of that multi-state absorb are separate, as the sponges of
+ * independent messages (and the leaves of the tree modes) hold them: a
+ * SIMD backend transposes them into its registers once a call, which costs
+ * far less than one block, and no caller keeps an interleaved copy.  Every
+ * backend gives bit-identical results to the portable one;
+ * tests/c/test_core.c checks that.
  *
  * Return convention of this layer: nothing fails, every call returns void
  * (but the lookups, which return NULL when there is no such backend).
@@ -22,35 +21,35 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define KECCAK_PAR 4            /* states processed by the parallel calls */
+/* The most states any backend absorbs side by side (its `lanes`): callers
+ * size their arrays with it and fill be->lanes of them. */
+#define KECCAK_LANES_MAX 8
 #define KECCAK_STATE_LANES 25
 
 typedef struct keccak_backend {
     const char *name;
+    unsigned lanes;     /* states absorb_multi takes: 1, 2, 4 or 8 */
     /* Keccak-p[1600, rounds] on one state; rounds is even, 2..24. */
     void (*permute)(uint64_t s[KECCAK_STATE_LANES], unsigned rounds);
     /* XOR nblocks whole blocks of rate bytes into s, permuting after each. */
     void (*absorb)(uint64_t s[KECCAK_STATE_LANES], unsigned rounds,
                    unsigned rate, const uint8_t *in, size_t nblocks);
-    /* The same on KECCAK_PAR interleaved states, one input per state. */
-    void (*permute_x4)(uint64_t s[KECCAK_PAR * KECCAK_STATE_LANES],
-                       unsigned rounds);
-    void (*absorb_x4)(uint64_t s[KECCAK_PAR * KECCAK_STATE_LANES],
-                      unsigned rounds, unsigned rate,
-                      const uint8_t *const in[KECCAK_PAR], size_t nblocks);
-    /* Up to KECCAK_PAR separate (not interleaved) states absorbing nblocks
-     * whole blocks each, side by side: state s[j] takes rate[j] bytes a
-     * block from in[j] and is permuted after each.  A lane whose in[j] is
-     * NULL is idle: s[j] and rate[j] are not used.  Rates may differ (each
-     * one a rate the single-state absorb takes: 72, 104, 136, 144 or 168);
-     * rounds are shared.  The states must not overlap.  How the active
-     * lanes share the kernel is the backend's choice, from its costs. */
-    void (*absorb_multi)(uint64_t *const s[KECCAK_PAR], unsigned rounds,
-                         const unsigned rate[KECCAK_PAR],
-                         const uint8_t *const in[KECCAK_PAR], size_t nblocks);
+    /* Up to `lanes` separate states absorbing nblocks whole blocks each,
+     * side by side (the arrays have `lanes` entries): state s[j] takes
+     * rate[j] bytes a block from in[j] and is permuted after each.  A lane
+     * whose in[j] is NULL is idle: s[j] and rate[j] are not used.  Rates
+     * may differ (each one a rate the single-state absorb takes: 72, 104,
+     * 136, 144 or 168); rounds are shared.  The states must not overlap.
+     * How the active lanes share the kernel is the backend's choice, from
+     * its costs (an 8-way kernel steps down to its 4-way one, one lane to
+     * the single-state loop). */
+    void (*absorb_multi)(uint64_t *const s[], unsigned rounds,
+                         const unsigned rate[], const uint8_t *const in[],
+                         size_t nblocks);
 } keccak_backend;
 
-/* The backend chosen once from the CPU and KSUM_SIMD (portable|bmi2|avx2). */
+/* The backend chosen once from the CPU and KSUM_SIMD (a name of
+ * keccak_backend_names; one this CPU cannot run is ignored). */
 const keccak_backend *keccak_backend_active(void);
 
 /* Every backend by name, or NULL when it is not built or this CPU lacks it. */
@@ -60,36 +59,47 @@ const keccak_backend *keccak_backend_by_name(const char *name);
 extern const char *const keccak_backend_names[];
 
 extern const keccak_backend keccak_portable_backend;
+extern const keccak_backend keccak_portable8_backend;
 #ifdef KSUM_HAVE_X86_SIMD
 extern const keccak_backend keccak_bmi2_backend;
 extern const keccak_backend keccak_avx2_backend;
 #endif
+#ifdef KSUM_HAVE_AVX512
+extern const keccak_backend keccak_avx512_backend;
+/* AVX-512F and VL, and an OS that saves the opmask and ZMM registers. */
+int keccak_cpu_has_avx512(void);
+#endif
 
-/* The calls of the backends, which other backends reuse: bmi2 takes the
- * portable four-way calls, avx2 the bmi2 single-state ones. */
+/* The portable single-state calls with 2, 4 and 8 lanes, the multi-state
+ * absorb one state after another: every width of the callers (sponge
+ * groups, tree leaves, batch partners) testable on any CPU.  Not in
+ * keccak_backend_names: no faster than portable. */
+extern const keccak_backend keccak_serial_backends[3];
+
+/* The calls of the backends, which other backends reuse: avx2 and avx512
+ * take the bmi2 single-state ones. */
 void keccak_portable_permute(uint64_t s[KECCAK_STATE_LANES], unsigned rounds);
 void keccak_portable_absorb(uint64_t s[KECCAK_STATE_LANES], unsigned rounds,
                             unsigned rate, const uint8_t *in, size_t nblocks);
-void keccak_portable_permute_x4(uint64_t s[KECCAK_PAR * KECCAK_STATE_LANES],
-                                unsigned rounds);
-void keccak_portable_absorb_x4(uint64_t s[KECCAK_PAR * KECCAK_STATE_LANES],
-                               unsigned rounds, unsigned rate,
-                               const uint8_t *const in[KECCAK_PAR],
-                               size_t nblocks);
-void keccak_portable_absorb_multi(uint64_t *const s[KECCAK_PAR],
-                                  unsigned rounds,
-                                  const unsigned rate[KECCAK_PAR],
-                                  const uint8_t *const in[KECCAK_PAR],
-                                  size_t nblocks);
+void keccak_portable_absorb_multi(uint64_t *const s[], unsigned rounds,
+                                  const unsigned rate[],
+                                  const uint8_t *const in[], size_t nblocks);
 #ifdef KSUM_HAVE_X86_SIMD
 void keccak_bmi2_permute(uint64_t s[KECCAK_STATE_LANES], unsigned rounds);
 void keccak_bmi2_absorb(uint64_t s[KECCAK_STATE_LANES], unsigned rounds,
                         unsigned rate, const uint8_t *in, size_t nblocks);
-void keccak_bmi2_absorb_multi(uint64_t *const s[KECCAK_PAR], unsigned rounds,
-                              const unsigned rate[KECCAK_PAR],
-                              const uint8_t *const in[KECCAK_PAR],
+void keccak_bmi2_absorb_multi(uint64_t *const s[], unsigned rounds,
+                              const unsigned rate[], const uint8_t *const in[],
                               size_t nblocks);
 #endif
+
+/* The serial fallback: n states absorbed one after another with a
+ * single-state absorb, idle lanes (in[j] NULL) skipped. */
+void keccak_serial_absorb_multi(void (*absorb)(uint64_t *, unsigned, unsigned,
+                                               const uint8_t *, size_t),
+                                unsigned n, uint64_t *const s[], unsigned rounds,
+                                const unsigned rate[], const uint8_t *const in[],
+                                size_t nblocks);
 
 /* Round constants of Keccak-f[1600]; Keccak-p[1600, n] uses the last n. */
 extern const uint64_t keccak_round_constants[24];

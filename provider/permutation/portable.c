@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The portable reference backend: plain C, two rounds per loop iteration so
- * the state never moves between the A and E lane sets (single.inc).  The
- * four-way calls run the single-state code on each state in turn.
+ * the state never moves between the A and E lane sets (single.inc).  One
+ * lane; the serial fallback (several lanes, one after another) for the
+ * tests of the wider callers.
  */
 #include "keccak_p.h"
 
@@ -20,48 +21,40 @@ const uint64_t keccak_round_constants[24] = {
 #define SINGLE(name) keccak_portable_##name
 #include "single.inc"
 
-static void gather(uint64_t one[KECCAK_STATE_LANES], const uint64_t *s,
-                   unsigned j)
+void keccak_serial_absorb_multi(void (*absorb)(uint64_t *, unsigned, unsigned,
+                                               const uint8_t *, size_t),
+                                unsigned n, uint64_t *const s[], unsigned rounds,
+                                const unsigned rate[], const uint8_t *const in[],
+                                size_t nblocks)
 {
-    for (unsigned i = 0; i < KECCAK_STATE_LANES; i++)
-        one[i] = s[KECCAK_PAR * i + j];
-}
-
-static void scatter(uint64_t *s, const uint64_t one[KECCAK_STATE_LANES],
-                    unsigned j)
-{
-    for (unsigned i = 0; i < KECCAK_STATE_LANES; i++)
-        s[KECCAK_PAR * i + j] = one[i];
-}
-
-void keccak_portable_permute_x4(uint64_t s[KECCAK_PAR * KECCAK_STATE_LANES],
-                                unsigned rounds)
-{
-    uint64_t one[KECCAK_STATE_LANES];
-
-    for (unsigned j = 0; j < KECCAK_PAR; j++) {
-        gather(one, s, j);
-        keccak_portable_permute(one, rounds);
-        scatter(s, one, j);
-    }
-}
-
-void keccak_portable_absorb_x4(uint64_t s[KECCAK_PAR * KECCAK_STATE_LANES],
-                               unsigned rounds, unsigned rate,
-                               const uint8_t *const in[KECCAK_PAR],
-                               size_t nblocks)
-{
-    uint64_t one[KECCAK_STATE_LANES];
-
-    for (unsigned j = 0; j < KECCAK_PAR; j++) {
-        gather(one, s, j);
-        keccak_portable_absorb(one, rounds, rate, in[j], nblocks);
-        scatter(s, one, j);
-    }
+    for (unsigned j = 0; j < n; j++)
+        if (in[j] != NULL)
+            absorb(s[j], rounds, rate[j], in[j], nblocks);
 }
 
 const keccak_backend keccak_portable_backend = {
-    "portable", keccak_portable_permute, keccak_portable_absorb,
-    keccak_portable_permute_x4, keccak_portable_absorb_x4,
+    "portable", 1, keccak_portable_permute, keccak_portable_absorb,
     keccak_portable_absorb_multi,
+};
+
+#define SERIAL(n)                                                            \
+    static void serial##n##_absorb_multi(uint64_t *const s[], unsigned rounds, \
+                                         const unsigned rate[],              \
+                                         const uint8_t *const in[],          \
+                                         size_t nblocks)                     \
+    {                                                                        \
+        keccak_serial_absorb_multi(keccak_portable_absorb, n, s, rounds,     \
+                                   rate, in, nblocks);                       \
+    }
+SERIAL(2)
+SERIAL(4)
+SERIAL(8)
+
+const keccak_backend keccak_serial_backends[3] = {
+    {"serial2", 2, keccak_portable_permute, keccak_portable_absorb,
+     serial2_absorb_multi},
+    {"serial4", 4, keccak_portable_permute, keccak_portable_absorb,
+     serial4_absorb_multi},
+    {"serial8", 8, keccak_portable_permute, keccak_portable_absorb,
+     serial8_absorb_multi},
 };

@@ -4,8 +4,8 @@
 #include <string.h>
 
 /*
- * Byte access to lanes kept `stride` words apart (1 for a single state,
- * KECCAK_PAR for one state of an interleaved group): bytes up to a lane
+ * Byte access to lanes kept `stride` words apart (1 for a single state, the
+ * number of states for one state of an interleaved group): bytes up to a lane
  * boundary one at a time, then whole lanes.
  */
 void keccak_xor_bytes(uint64_t *lanes, size_t stride, size_t offset,
@@ -121,25 +121,54 @@ void sponge_squeeze(sponge *sp, void *data, size_t len)
     }
 }
 
-void sponge_hash_x4(const keccak_backend *be, unsigned rate, unsigned rounds,
-                    uint8_t domain, const uint8_t *const in[KECCAK_PAR],
-                    size_t len, uint8_t *const out[KECCAK_PAR], size_t outlen)
+/* The input of a permutation whose block is already in the state. */
+static const uint8_t zero_block[8 * KECCAK_STATE_LANES];
+
+/* Up to be->lanes messages: whole blocks side by side, then the tails and
+ * the padding one state at a time, and every permutation of the squeeze
+ * side by side again (a zero block absorbed is a permutation). */
+static void hash_group(const keccak_backend *be, unsigned n, unsigned rate,
+                       unsigned rounds, uint8_t domain,
+                       const uint8_t *const in[], size_t len,
+                       uint8_t *const out[], size_t outlen)
 {
-    uint64_t s[KECCAK_PAR * KECCAK_STATE_LANES] = {0};
+    uint64_t st[KECCAK_LANES_MAX][KECCAK_STATE_LANES] = {{0}};
+    uint64_t *s[KECCAK_LANES_MAX];
+    unsigned rates[KECCAK_LANES_MAX];
+    const uint8_t *lane_in[KECCAK_LANES_MAX] = {NULL};
     size_t blocks = len / rate, tail = len % rate, done = 0;
 
-    be->absorb_x4(s, rounds, rate, in, blocks);
-    for (unsigned j = 0; j < KECCAK_PAR; j++) {
-        keccak_xor_bytes(s + j, KECCAK_PAR, 0, in[j] + blocks * rate, tail);
-        pad(s + j, KECCAK_PAR, rate, tail, domain);
+    for (unsigned j = 0; j < KECCAK_LANES_MAX; j++) {
+        s[j] = st[j];
+        rates[j] = rate;
+    }
+    for (unsigned j = 0; j < n; j++)
+        lane_in[j] = in[j];
+    if (blocks > 0)
+        be->absorb_multi(s, rounds, rates, lane_in, blocks);
+    for (unsigned j = 0; j < n; j++) {
+        keccak_xor_bytes(st[j], 1, 0, in[j] + blocks * rate, tail);
+        pad(st[j], 1, rate, tail, domain);
+        lane_in[j] = zero_block;
     }
     for (;;) {
         size_t take = outlen - done < rate ? outlen - done : rate;
-        be->permute_x4(s, rounds);
-        for (unsigned j = 0; j < KECCAK_PAR; j++)
-            keccak_extract_bytes(s + j, KECCAK_PAR, 0, out[j] + done, take);
+        be->absorb_multi(s, rounds, rates, lane_in, 1);
+        for (unsigned j = 0; j < n; j++)
+            keccak_extract_bytes(st[j], 1, 0, out[j] + done, take);
         done += take;
         if (done == outlen)
             break;
+    }
+}
+
+void sponge_hash_many(const keccak_backend *be, unsigned n, unsigned rate,
+                      unsigned rounds, uint8_t domain,
+                      const uint8_t *const in[], size_t len,
+                      uint8_t *const out[], size_t outlen)
+{
+    for (unsigned i = 0; i < n; i += be->lanes) {
+        unsigned m = n - i < be->lanes ? n - i : be->lanes;
+        hash_group(be, m, rate, rounds, domain, in + i, len, out + i, outlen);
     }
 }

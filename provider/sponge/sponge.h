@@ -37,19 +37,22 @@ void sponge_squeeze(sponge *sp, void *out, size_t len);
 /* Absorbs in[j] (len[j] bytes; in[j] may be NULL when len[j] is 0) into
  * sp[j] for every j < n, leaving each sponge exactly as
  * sponge_absorb(sp[j], in[j], len[j]) would, but with the whole blocks of
- * up to KECCAK_PAR sponges absorbed side by side (sponge_multi.c).  The
- * sponges may differ in rate and domain byte; they must be distinct and not
- * squeezing, and should have equal rounds (groups that do not are absorbed
- * one sponge after another).  Groups of KECCAK_PAR run in turn; the backend
- * of sp[0] runs each group (every backend gives the same result). */
+ * a group of sponges absorbed side by side (sponge_multi.c): as many as
+ * the backend of the group's first sponge has lanes, which runs the group
+ * (every backend gives the same result).  The sponges may differ in rate
+ * and domain byte; they must be distinct and not squeezing, and should
+ * have equal rounds (groups that do not are absorbed one sponge after
+ * another). */
 void sponge_absorb_multi(sponge *const sp[], const uint8_t *const in[],
                          const size_t len[], unsigned n);
 
-/* Hashes KECCAK_PAR messages of len bytes each, one sponge per message with
- * the same parameters, into outlen bytes each: the leaves of tree modes. */
-void sponge_hash_x4(const keccak_backend *be, unsigned rate, unsigned rounds,
-                    uint8_t domain, const uint8_t *const in[KECCAK_PAR],
-                    size_t len, uint8_t *const out[KECCAK_PAR], size_t outlen);
+/* Hashes n messages of len bytes each (any n), one sponge per message with
+ * the same parameters, into outlen bytes each, be->lanes of them side by
+ * side: the leaves of tree modes. */
+void sponge_hash_many(const keccak_backend *be, unsigned n, unsigned rate,
+                      unsigned rounds, uint8_t domain,
+                      const uint8_t *const in[], size_t len,
+                      uint8_t *const out[], size_t outlen);
 
 /* A sponge's state bytes, little-endian lanes as Keccak defines them. */
 void keccak_xor_bytes(uint64_t *lanes, size_t stride, size_t offset,

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Several independent sponges absorbing at once: the whole blocks of up to
- * KECCAK_PAR messages go through the backend's absorb_multi side by side
- * (on AVX2, one 4-way permutation a block for all of them).  The partly
+ * Several independent sponges absorbing at once: the whole blocks of as
+ * many messages as the backend has lanes go through its absorb_multi side
+ * by side (on AVX2, one 4-way permutation a block for four of them).  The partly
  * filled blocks before and after stay on the single-state path, so each
  * sponge ends exactly as sponge_absorb of its bytes would leave it.
  */
@@ -42,9 +42,9 @@ static int fill_partial(sponge *sp, const uint8_t **in, size_t *len)
  * the shortest of them has; returns 0 when no lane had any. */
 static int absorb_step(sponge *const sp[], lane ln[], unsigned n)
 {
-    uint64_t *s[KECCAK_PAR] = {NULL};
-    unsigned rate[KECCAK_PAR] = {0};
-    const uint8_t *in[KECCAK_PAR] = {NULL};
+    uint64_t *s[KECCAK_LANES_MAX] = {NULL};
+    unsigned rate[KECCAK_LANES_MAX] = {0};
+    const uint8_t *in[KECCAK_LANES_MAX] = {NULL};
     size_t k = SIZE_MAX;
 
     for (unsigned j = 0; j < n; j++)
@@ -66,12 +66,13 @@ static int absorb_step(sponge *const sp[], lane ln[], unsigned n)
 }
 
 /* Lanes run out one by one; the backend decides whether fewer active lanes
- * still share a 4-way permutation or go one at a time (avx2.c). */
+ * still share its kernel, a narrower one, or go one at a time (avx2.c,
+ * wide.inc). */
 static void absorb_group(sponge *const sp[], const uint8_t *const in[],
                          const size_t len[], unsigned n)
 {
-    lane ln[KECCAK_PAR], due[KECCAK_PAR] = {{NULL, 0}};
-    size_t tail[KECCAK_PAR];
+    lane ln[KECCAK_LANES_MAX], due[KECCAK_LANES_MAX] = {{NULL, 0}};
+    size_t tail[KECCAK_LANES_MAX];
     int any_due = 0;
 
     for (unsigned j = 0; j < n; j++) {
@@ -107,8 +108,9 @@ static int same_rounds(sponge *const sp[], unsigned n)
 void sponge_absorb_multi(sponge *const sp[], const uint8_t *const in[],
                          const size_t len[], unsigned n)
 {
-    for (unsigned i = 0; i < n; i += KECCAK_PAR) {
-        unsigned m = n - i < KECCAK_PAR ? n - i : KECCAK_PAR;
+    for (unsigned i = 0, m; i < n; i += m) {
+        unsigned lanes = sp[i]->be->lanes;
+        m = n - i < lanes ? n - i : lanes;
         if (same_rounds(sp + i, m)) {
             absorb_group(sp + i, in + i, len + i, m);
             continue;

@@ -32,7 +32,9 @@ static const row rows[] = {
 };
 #define ROWS (sizeof rows / sizeof rows[0])
 
-static const char *const backends[] = {NULL, "portable", "bmi2", "avx2"};
+static const char *const backends[] = {NULL,   "portable", "bmi2",
+                                       "avx2", "portable8", "avx512"};
+#define BACKENDS (sizeof backends / sizeof backends[0])
 
 /* One context: an EVP_MD_CTX or an EVP_MAC_CTX. */
 typedef struct side {
@@ -251,7 +253,7 @@ static void slot_new(run *x, slot *sl)
     fill(x, sl->fname, &sl->fname_len);
     fill(x, sl->key, &sl->key_len);
     sl->domain = 1 + next(x) % 0x7F;
-    sl->backend = s->backend != NULL ? s->backend : backends[next(x) % 4];
+    sl->backend = s->backend != NULL ? s->backend : backends[next(x) % BACKENDS];
     if (sl->r->flags & F_MAC)
         sl->mac = EVP_MAC_fetch(s->lib, sl->r->name, "provider=ksumprov");
     else

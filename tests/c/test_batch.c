@@ -608,19 +608,24 @@ static void plain_release(void *p, size_t wipe)
 
 static const batch_memory plain = {plain_alloc, plain_release};
 
+/* A backend of four lanes on any CPU: the serial one, same results. */
+static const keccak_backend *four_lanes(void)
+{
+    return &keccak_serial_backends[1];
+}
+
 /* Who a flush takes with it: members with pending whole blocks, on the
- * same backend with the same rounds, at most three, those with the most. */
+ * same backend with the same rounds, at most three (four lanes), those
+ * with the most. */
 static void test_pairing(void)
 {
-    const keccak_backend *be = keccak_backend_active(), *other = &keccak_portable_backend;
+    const keccak_backend *be = four_lanes(), *other = &keccak_portable_backend;
     batch_registry *r = batch_registry_new(&plain);
     sponge sp[7], ref[7];
     batch_member *m[7];
     const size_t full = BATCH_PENDING_MAX;
     uint8_t a[32], b[32];
 
-    if (other == be)
-        other = keccak_backend_by_name("bmi2");
     for (int i = 0; i < 7; i++) {
         /* 0-3: SHA3-256; 4: TurboSHAKE128 (12 rounds); 5: SHA3-512 on
          * another backend (if any); 6: SHA3-512 */
@@ -664,16 +669,43 @@ static void test_pairing(void)
     batch_registry_free(r);
 }
 
+/* As many partners as the backend has lanes but one: none on a
+ * single-state backend, seven on an 8-way one. */
+static void test_pairing_width(const keccak_backend *be)
+{
+    enum { N = KECCAK_LANES_MAX + 1 };
+    batch_registry *r = batch_registry_new(&plain);
+    sponge sp[N];
+    batch_member *m[N];
+    unsigned taken = 0;
+
+    for (int i = 0; i < N; i++) {
+        sponge_init(&sp[i], be, 136, 24, DOMAIN_SHA3);
+        m[i] = batch_join(r, 1, &sp[i]);
+        batch_absorb(m[i], msg + i, BATCH_PENDING_MAX);
+    }
+    batch_absorb(m[0], msg, 10);
+    for (int i = 1; i < N; i++)
+        taken += batch_pending(m[i]) < BATCH_PENDING_MAX;
+    CHECK(taken == be->lanes - 1, "%s: %u partners taken, %u lanes", be->name,
+          taken, be->lanes);
+    for (int i = 0; i < N; i++)
+        batch_leave(m[i]);
+    batch_registry_free(r);
+}
+
 /* Input longer than the buffer goes straight in, with the others'. */
 static void test_long_update(void)
 {
+    const keccak_backend *be = keccak_backend_active()->lanes >= 3
+                                   ? keccak_backend_active() : four_lanes();
     batch_registry *r = batch_registry_new(&plain);
     sponge sp[3], ref[3];
     batch_member *m[3];
     uint8_t a[32], b[32];
 
     for (int i = 0; i < 3; i++) {
-        sponge_init(&sp[i], keccak_backend_active(), 136, 24, DOMAIN_SHA3);
+        sponge_init(&sp[i], be, 136, 24, DOMAIN_SHA3);
         ref[i] = sp[i];
         m[i] = batch_join(r, 9, &sp[i]);
     }
@@ -706,6 +738,7 @@ int main(int argc, char **argv)
 {
     int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
 
+    test_skip_unless_backend_runs();
     if (!CRYPTO_set_mem_functions(test_malloc, test_realloc, test_free)) {
         fprintf(stderr, "cannot replace OpenSSL's allocator\n");
         return 2;
@@ -714,6 +747,10 @@ int main(int argc, char **argv)
     msg = malloc(MSG_LEN);
     test_random(msg, MSG_LEN);
     test_pairing();
+    test_pairing_width(&keccak_portable_backend);
+    test_pairing_width(&keccak_serial_backends[0]);
+    test_pairing_width(&keccak_portable8_backend);
+    test_pairing_width(keccak_backend_active());
     test_long_update();
     test_listed();
     test_param_semantics();

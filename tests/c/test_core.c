@@ -14,105 +14,136 @@ static const unsigned rounds[] = {12, 14, 24};
 static void compare_backend(const keccak_backend *be)
 {
     const keccak_backend *ref = &keccak_portable_backend;
-    uint8_t in[4][3 * 168 + 1];
+    uint8_t in[3 * 168 + 1];
 
     for (int r = 0; r < 3; r++) {
         for (int trial = 0; trial < 20; trial++) {
-            uint64_t a[25], b[25], a4[100], b4[100];
+            uint64_t a[25], b[25];
             test_random((uint8_t *)a, sizeof a);
             memcpy(b, a, sizeof a);
             be->permute(a, rounds[r]);
             ref->permute(b, rounds[r]);
             CHECK(memcmp(a, b, sizeof a) == 0, "%s permute %u", be->name, rounds[r]);
-            test_random((uint8_t *)a4, sizeof a4);
-            memcpy(b4, a4, sizeof a4);
-            be->permute_x4(a4, rounds[r]);
-            ref->permute_x4(b4, rounds[r]);
-            CHECK(memcmp(a4, b4, sizeof a4) == 0, "%s permute_x4 %u", be->name,
-                  rounds[r]);
             for (int k = 0; k < 5; k++) {
                 size_t blocks = 1 + test_random_u64() % 3;
-                const uint8_t *const ins[4] = {in[0], in[1], in[2], in[3]};
-                test_random((uint8_t *)in, sizeof in);
-                be->absorb(a, rounds[r], rates[k], in[0], blocks);
-                ref->absorb(b, rounds[r], rates[k], in[0], blocks);
+                test_random(in, sizeof in);
+                be->absorb(a, rounds[r], rates[k], in, blocks);
+                ref->absorb(b, rounds[r], rates[k], in, blocks);
                 CHECK(memcmp(a, b, sizeof a) == 0, "%s absorb rate %u", be->name,
                       rates[k]);
-                be->absorb_x4(a4, rounds[r], rates[k], ins, blocks);
-                ref->absorb_x4(b4, rounds[r], rates[k], ins, blocks);
-                CHECK(memcmp(a4, b4, sizeof a4) == 0, "%s absorb_x4 rate %u",
-                      be->name, rates[k]);
             }
         }
     }
 }
 
-/* The four-way leaf hash against four single sponges, at every length
- * around the rate and the K12 chunk. */
-static void compare_hash_x4(const keccak_backend *be)
+/* n leaf hashes side by side against n single sponges, at every length
+ * around the rate and the K12 chunk; n from 1 to past two groups. */
+static void compare_hash_many(const keccak_backend *be)
 {
     static const size_t lens[] = {0, 1, 7, 8, 135, 136, 137, 167, 168, 169,
                                   335, 336, 337, 8191, 8192, 8193};
-    uint8_t *buf = malloc(4 * 8193);
+    enum { N = 2 * KECCAK_LANES_MAX + 1 };
+    uint8_t *buf = malloc(N * 8193);
+    static uint8_t got[N][400], want[N][400];
 
-    test_random(buf, 4 * 8193);
+    test_random(buf, N * 8193);
     for (size_t l = 0; l < sizeof lens / sizeof lens[0]; l++) {
         for (int k = 0; k < 5; k += 2) {
-            for (unsigned outlen = 32; outlen <= 400; outlen += 368) {
-                uint8_t got[4][400] = {{0}}, want[4][400] = {{0}};
-                const uint8_t *const ins[4] = {buf, buf + lens[l], buf + 2 * lens[l],
-                                               buf + 3 * lens[l]};
-                uint8_t *const outs[4] = {got[0], got[1], got[2], got[3]};
-                sponge_hash_x4(be, rates[k], 12, 0x0B, ins, lens[l], outs, outlen);
-                for (int j = 0; j < 4; j++) {
-                    sponge sp;
-                    sponge_init(&sp, &keccak_portable_backend, rates[k], 12, 0x0B);
-                    sponge_absorb(&sp, ins[j], lens[l]);
-                    sponge_squeeze(&sp, want[j], outlen);
-                }
-                CHECK(memcmp(got, want, sizeof got) == 0,
-                      "%s hash_x4 len %zu rate %u out %u", be->name, lens[l],
-                      rates[k], outlen);
+            unsigned outlen = l % 2 ? 400 : 32, n = 1 + (unsigned)(l + k) % N;
+            const uint8_t *ins[N];
+            uint8_t *outs[N];
+            for (unsigned j = 0; j < n; j++) {
+                sponge sp;
+                ins[j] = buf + j * lens[l];
+                outs[j] = got[j];
+                sponge_init(&sp, &keccak_portable_backend, rates[k], 12, 0x0B);
+                sponge_absorb(&sp, ins[j], lens[l]);
+                sponge_squeeze(&sp, want[j], outlen);
             }
+            sponge_hash_many(be, n, rates[k], 12, 0x0B, ins, lens[l], outs, outlen);
+            for (unsigned j = 0; j < n; j++)
+                CHECK(memcmp(got[j], want[j], outlen) == 0,
+                      "%s hash_many %u of %u, len %zu rate %u out %u", be->name, j,
+                      n, lens[l], rates[k], outlen);
         }
     }
     free(buf);
 }
 
-/* The backend's multi-state absorb against the portable one, with idle
- * lanes (whose states must stay as they were) and mixed rates. */
+/* The backend's multi-state absorb against the serial one, with idle
+ * lanes (whose states must stay as they were) and mixed rates; every
+ * number of active lanes comes up. */
 static void compare_absorb_multi(const keccak_backend *be)
 {
-    static uint8_t in[4][3 * 168];
+    enum { L = KECCAK_LANES_MAX };
+    static uint8_t in[L][3 * 168];
+    unsigned lanes = be->lanes;
 
-    for (int trial = 0; trial < 200; trial++) {
-        uint64_t a[4][25], b[4][25];
-        uint64_t *const sa[4] = {a[0], a[1], a[2], a[3]};
-        uint64_t *const sb[4] = {b[0], b[1], b[2], b[3]};
-        const uint8_t *ins[4];
-        unsigned rate[4], r = trial % 2 ? 12 : 24;
+    for (int trial = 0; trial < 400; trial++) {
+        uint64_t a[L][25], b[L][25];
+        uint64_t *sa[L], *sb[L];
+        const uint8_t *ins[L];
+        unsigned rate[L], r = trial % 2 ? 12 : 24;
         size_t blocks = test_random_u64() % 4;
+        uint64_t idle = test_random_u64();
 
         test_random((uint8_t *)a, sizeof a);
         test_random((uint8_t *)in, sizeof in);
         memcpy(b, a, sizeof a);
-        for (int j = 0; j < 4; j++) {
+        for (unsigned j = 0; j < lanes; j++) {
             int same = trial % 4 < 2 && j > 0;
+            sa[j] = a[j];
+            sb[j] = b[j];
             rate[j] = same ? rate[0] : rates[test_random_u64() % 5];
-            ins[j] = test_random_u64() % 4 == 0 ? NULL : in[j];
+            /* from all idle to all active, by trial */
+            ins[j] = (idle >> (8 * j)) % (1 + trial % 5) != 0 ? NULL : in[j];
         }
         be->absorb_multi(sa, r, rate, ins, blocks);
-        for (int j = 0; j < 4; j++)
+        for (unsigned j = 0; j < lanes; j++)
             CHECK(ins[j] != NULL || memcmp(a[j], b[j], sizeof a[j]) == 0,
-                  "%s absorb_multi touched idle lane %d", be->name, j);
-        keccak_portable_absorb_multi(sb, r, rate, ins, blocks);
+                  "%s absorb_multi touched idle lane %u", be->name, j);
+        keccak_serial_absorb_multi(keccak_portable_absorb, lanes, sb, r, rate, ins,
+                                   blocks);
         CHECK(memcmp(a, b, sizeof a) == 0, "%s absorb_multi trial %d", be->name, trial);
     }
 }
 
+/* Tree leaves of a few hundred bytes on be against the portable backend:
+ * every count of whole leaves around one and two groups, with a partial
+ * leaf or none, fed whole or in two pieces. */
+static void compare_tree(const keccak_backend *be)
+{
+    enum { LEAF = 300, MOST = 2 * KECCAK_LANES_MAX + 2 };
+    uint8_t *buf = malloc(MOST * LEAF + LEAF);
+
+    test_random(buf, MOST * LEAF + LEAF);
+    for (unsigned n = 0; n <= MOST; n++) {
+        size_t len = n * LEAF + (n % 3 == 0 ? 0 : 1 + n * 7 % (LEAF - 1));
+        size_t cut = n % 2 ? len / 3 : len;
+        uint8_t got[32], want[32];
+        tree_leaves t;
+        sponge final;
+        tree_leaves_init(&t, LEAF, 168, 12, 0x0B, 32);
+        sponge_init(&final, be, 168, 12, 0x06);
+        tree_leaves_update(&t, &final, buf, cut);
+        tree_leaves_update(&t, &final, buf + cut, len - cut);
+        tree_leaves_finish(&t, &final);
+        sponge_squeeze(&final, got, sizeof got);
+        tree_leaves_init(&t, LEAF, 168, 12, 0x0B, 32);
+        sponge_init(&final, &keccak_portable_backend, 168, 12, 0x06);
+        for (size_t at = 0; at < len; at += 97)
+            tree_leaves_update(&t, &final, buf + at, len - at < 97 ? len - at : 97);
+        tree_leaves_finish(&t, &final);
+        sponge_squeeze(&final, want, sizeof want);
+        CHECK(memcmp(got, want, sizeof got) == 0, "%s tree of %zu bytes", be->name,
+              len);
+    }
+    free(buf);
+}
+
 /* Up to six sponges absorbed together on one backend and one by one on the
  * portable one; each starts with a random partial block. */
-#define MULTI_MAX 6
+#define MULTI_MAX (KECCAK_LANES_MAX + 2)
 typedef struct multi_case {
     sponge got[MULTI_MAX], want[MULTI_MAX];
     const uint8_t *in[MULTI_MAX];
@@ -237,11 +268,12 @@ static void compare_sponge_multi(const keccak_backend *be)
 
     test_random(buf, size);
     for (int i = 0; i < 400; i++) {
-        unsigned n = i % 8 == 0 ? 1 + (unsigned)(test_random_u64() % MULTI_MAX) : 4;
+        unsigned n = i % 8 == 0 ? 1 + (unsigned)(test_random_u64() % MULTI_MAX)
+                                : be->lanes;
         multi_trial(be, n, i % 2 ? 12 : 24, i % 4 >= 2, 0, buf, size);
     }
     for (int i = 0; i < 4; i++)
-        multi_trial(be, 4, i % 2 ? 12 : 24, i >= 2, 1, buf, size);
+        multi_trial(be, be->lanes, i % 2 ? 12 : 24, i >= 2, 1, buf, size);
     multi_unequal_rounds(be, buf, size);
     free(buf);
 }
@@ -326,21 +358,30 @@ static void test_leaf_counter(void)
           (unsigned long long)t.count);
 }
 
+static void compare_all(const keccak_backend *be)
+{
+    printf("backend %s (%u lanes)\n", be->name, be->lanes);
+    compare_backend(be);
+    compare_hash_many(be);
+    compare_absorb_multi(be);
+    compare_sponge_multi(be);
+    compare_tree(be);
+}
+
 int main(void)
 {
     for (int i = 0; keccak_backend_names[i] != NULL; i++) {
-        const keccak_backend *be = keccak_backend_by_name(keccak_backend_names[i]);
-        if (be == NULL) {
-            printf("backend %s: not runnable on this CPU, skipped\n",
-                   keccak_backend_names[i]);
-            continue;
-        }
-        printf("backend %s\n", be->name);
-        compare_backend(be);
-        compare_hash_x4(be);
-        compare_absorb_multi(be);
-        compare_sponge_multi(be);
+        const char *name = keccak_backend_names[i];
+        const keccak_backend *be = keccak_backend_by_name(name);
+        if (be != NULL)
+            compare_all(be);
+        else if (strcmp(name, "avx512") == 0)
+            printf("backend avx512: SKIPPED: this CPU has no AVX-512\n");
+        else
+            printf("backend %s: SKIPPED: not runnable on this CPU\n", name);
     }
+    for (int i = 0; i < 3; i++)
+        compare_all(&keccak_serial_backends[i]);
     printf("active backend: %s\n", keccak_backend_active()->name);
     test_squeeze_pieces();
     test_encoders();

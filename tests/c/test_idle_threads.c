@@ -6,7 +6,7 @@
  * freed; a pool whose threads timed out, used again, then forked, goes on
  * in the child; and a stress of the pool itself with a 1 ms idle time, so
  * that helpers leave while jobs are posted and pools are freed (run under
- * ThreadSanitizer in CI).  Thread counts are those of /proc/self/task.
+ * ThreadSanitizer in CI); and no helper at all for a small message.  Thread counts are those of /proc/self/task.
  */
 #include <dirent.h>
 #include <sys/wait.h>
@@ -115,6 +115,28 @@ static void reference(EVP_MD *md, const uint8_t *in, uint8_t want[32])
     CHECK(ctx != NULL && EVP_DigestUpdate(ctx, in, 2 * PART) &&
               EVP_DigestFinalXOF(ctx, want, 32), "single-thread K12");
     EVP_MD_CTX_free(ctx);
+}
+
+/* A message of one chunk never reaches the tree, and a few small leaves
+ * are not worth a helper (tree.c's threads_for): no thread is started,
+ * whatever the threads parameter says, on any backend's lanes. */
+static void test_small_messages(EVP_MD *md, const uint8_t *in)
+{
+    static const size_t lens[] = {0, 1, 8191, 8192, 8193, 3 * 8192, 64 << 10};
+    int base = thread_count();
+
+    for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+        EVP_MD_CTX *ctx = k12_with_threads(md, 256);
+        uint8_t out[32];
+        int during;
+        CHECK(ctx != NULL && EVP_DigestUpdate(ctx, in, lens[i]), "K12 update");
+        during = thread_count();
+        CHECK(ctx != NULL && EVP_DigestFinalXOF(ctx, out, 32), "K12 final");
+        CHECK(during == base && thread_count() == base,
+              "K12 of %zu bytes started a thread: %d threads, %d before", lens[i],
+              during, base);
+        EVP_MD_CTX_free(ctx);
+    }
 }
 
 static void test_idle_contexts(EVP_MD *md, const uint8_t *in, const uint8_t want[32])
@@ -277,6 +299,7 @@ int main(void)
     md = EVP_MD_fetch(lib, "KANGAROOTWELVE", NULL);
     test_random(in, 2 * PART);
     reference(md, in, want);
+    test_small_messages(md, in);
     test_idle_contexts(md, in, want);
     test_fork_after_rest(md, in, want, 1);
 #ifndef TSAN

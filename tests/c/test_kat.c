@@ -417,6 +417,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: test_kat VECTOR_DIR [--long]\n");
         return 2;
     }
+    test_skip_unless_backend_runs();
     dir = argv[1];
     lib = test_libctx(0);
     if (argc > 2 && strcmp(argv[2], "--long") == 0) {

@@ -6,6 +6,7 @@
  */
 #include <pthread.h>
 
+#include "../../provider/permutation/keccak_p.h"
 #include "testutil.h"
 
 static OSSL_LIB_CTX *lib;
@@ -785,17 +786,58 @@ static void compare_backend(const char *name, const char *backend,
     CHECK(ok && memcmp(want, got, n) == 0, "%s on %s at len %zu", name, backend, len);
 }
 
+/* The lanes a context reads follow its backend, digests and MACs alike. */
+static void test_lanes(void)
+{
+    static const struct { const char *backend; unsigned lanes; } want[] = {
+        {"portable", 1}, {"portable8", 8}, {"bmi2", 1}, {"avx2", 4}, {"avx512", 8}};
+
+    for (size_t b = 0; b < sizeof want / sizeof want[0]; b++) {
+        EVP_MD *md = EVP_MD_fetch(lib, "KT128", OURS);
+        EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+        unsigned lanes = 0;
+        OSSL_PARAM pick[] = {OSSL_PARAM_construct_utf8_string(
+                                 KSUM_PARAM_BACKEND, (char *)want[b].backend, 0),
+                             OSSL_PARAM_construct_end()};
+        OSSL_PARAM get[] = {OSSL_PARAM_construct_uint(KSUM_PARAM_LANES, &lanes),
+                            OSSL_PARAM_construct_end()};
+        if (EVP_DigestInit_ex2(ctx, md, pick)) {
+            CHECK(EVP_MD_CTX_get_params(ctx, get) && lanes == want[b].lanes,
+                  "%s reads %u lanes", want[b].backend, lanes);
+        } else {
+            printf("backend %s lanes: SKIPPED: %s\n", want[b].backend,
+                   strcmp(want[b].backend, "avx512") == 0 ? "this CPU has no AVX-512"
+                                                          : "not runnable here");
+            ERR_clear_error();
+        }
+        EVP_MD_CTX_free(ctx);
+        EVP_MD_free(md);
+    }
+    {
+        EVP_MAC *mac = EVP_MAC_fetch(lib, "KMAC128", OURS);
+        EVP_MAC_CTX *mctx = EVP_MAC_CTX_new(mac);
+        unsigned lanes = 0;
+        OSSL_PARAM get[] = {OSSL_PARAM_construct_uint(KSUM_PARAM_LANES, &lanes),
+                            OSSL_PARAM_construct_end()};
+        CHECK(EVP_MAC_CTX_get_params(mctx, get) &&
+                  lanes == keccak_backend_active()->lanes,
+              "KMAC reads %u lanes", lanes);
+        EVP_MAC_CTX_free(mctx);
+        EVP_MAC_free(mac);
+    }
+}
+
 /* Every backend this CPU runs gives the portable backend's output, for
  * every algorithm, chosen per context with the "backend" parameter. */
 static void test_backends_through_evp(void)
 {
-    static const char *const backends[] = {"bmi2", "avx2"};
+    static const char *const backends[] = {"bmi2", "avx2", "portable8", "avx512"};
     static const size_t lens[] = {0, 1, 167, 168, 169, 8191, 8192, 8193,
                                   4 * 8192, 5 * 8192 + 1, 9 * 8192 + 77, 70000};
     uint8_t *in = malloc(80000);
 
     test_random(in, 80000);
-    for (int b = 0; b < 2; b++) {
+    for (int b = 0; b < 4; b++) {
         EVP_MD *probe = EVP_MD_fetch(lib, "SHA3-256", OURS);
         EVP_MD_CTX *ctx = EVP_MD_CTX_new();
         OSSL_PARAM pick[] = {
@@ -806,7 +848,9 @@ static void test_backends_through_evp(void)
         EVP_MD_CTX_free(ctx);
         EVP_MD_free(probe);
         if (!available) {
-            printf("backend %s not runnable here: skipped\n", backends[b]);
+            printf("backend %s: SKIPPED: %s\n", backends[b],
+                   strcmp(backends[b], "avx512") == 0 ? "this CPU has no AVX-512"
+                                                      : "not runnable here");
             continue;
         }
         for (int i = 0; all_digests[i] != NULL; i++)
@@ -896,6 +940,7 @@ int main(void)
     test_thread_counts();
     test_threads_kept_across_dup_and_init();
     test_backends_through_evp();
+    test_lanes();
     test_libctx_free(lib);
     return test_summary("test_provider");
 }

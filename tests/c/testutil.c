@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "testutil.h"
 
+#include "../../provider/permutation/keccak_p.h"
+
 #include <ctype.h>
 
 int test_failures, test_passes;
@@ -210,4 +212,25 @@ void test_libctx_free(OSSL_LIB_CTX *lib)
             OSSL_PROVIDER_unload(loaded[i]);
     loaded[0] = loaded[1] = NULL;
     OSSL_LIB_CTX_free(lib);
+}
+
+static int backend_built(const char *name)
+{
+    for (int i = 0; keccak_backend_names[i] != NULL; i++)
+        if (strcmp(keccak_backend_names[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+void test_skip_unless_backend_runs(void)
+{
+    const char *want = getenv("KSUM_SIMD");
+
+    if (want == NULL || !backend_built(want) || keccak_backend_by_name(want) != NULL)
+        return;
+    if (strcmp(want, "avx512") == 0)
+        printf("SKIPPED: this CPU has no AVX-512 (KSUM_SIMD=avx512)\n");
+    else
+        printf("SKIPPED: this CPU cannot run backend %s (KSUM_SIMD)\n", want);
+    exit(TEST_SKIPPED);
 }

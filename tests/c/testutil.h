@@ -33,6 +33,13 @@ extern int test_failures, test_passes;
 /* Prints the plain closing line and returns the exit status. */
 int test_summary(const char *name);
 
+/* CTest's skip status (SKIP_RETURN_CODE of the per-backend tests). */
+#define TEST_SKIPPED 77
+/* When KSUM_SIMD names a backend built in that this CPU cannot run, says
+ * so loudly and exits with TEST_SKIPPED: the provider would fall back to
+ * another, and the test pass without testing it. */
+void test_skip_unless_backend_runs(void);
+
 /* Decodes hex (either case) into a new buffer; *len gets the byte count. */
 uint8_t *hex_decode(const char *hex, size_t *len);
 /* Lower-case hex of buf, in a static buffer large enough for 16 KiB. */

@@ -97,7 +97,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static const char *const backends[] = {"bmi2", "avx2"};
+    static const char *const backends[] = {"bmi2", "avx2", "portable8", "avx512"};
     uint8_t want[512];
     job j;
 
@@ -116,7 +116,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     j.backend = "portable";
     if (!run(&j, want))
         abort();
-    for (int b = 0; b < 2; b++) {
+    for (int b = 0; b < 4; b++) {
         job other = j;
         other.backend = backends[b];
         other.step = j.step ? j.step / 2 + 1 : 0;
