@@ -292,36 +292,41 @@ static int print_in_order(const options *o, pool *p, worker *self)
     return ok && err != KSUM_EWRITE;
 }
 
-/* How a worker holds its files: TURNS_MAX in flight in turns of
+/* How a worker holds its files: as many in flight as ksumprov's backend
+ * has lanes (KSUM_PARAM_LANES: 4 with AVX2, 8 with AVX-512), in turns of
  * BATCH_TURN bytes, their contexts in one batch group per worker, when the
- * algorithm batches and ksumprov runs the AVX2 kernel (elsewhere batching
- * costs a copy and gains nothing); otherwise one file, in big reads.
- * KSUM_BATCH=0 turns batching off, for benchmarks and debugging. */
+ * algorithm batches and the backend has more than one lane (with one,
+ * batching costs a copy and gains nothing); otherwise one file, in big
+ * reads.  KSUM_BATCH=0 turns batching off, for benchmarks and debugging. */
 #define BATCH_TURN (KSUMPROV_BATCH_PENDING < 65536 ? KSUMPROV_BATCH_PENDING : 65536)
 /* The most memory all workers' contexts may hold back when batching. */
 #define BATCH_MEMORY_MAX ((size_t)64 << 20)
 
-static int batching_pays(const options *o, hasher *h, unsigned workers)
+/* The files a worker keeps in flight when batching pays (the backend's
+ * lanes), or 0. */
+static unsigned batching_pays(const options *o, hasher *h, unsigned workers)
 {
     const char *env = getenv("KSUM_BATCH");
-    char backend[32];
+    unsigned lanes;
 
     if (env != NULL && strcmp(env, "0") == 0)
         return 0;
     for (size_t k = 0; k < o->nalgs; k++)
         if (!(o->facts_of[k].takes & TAKES_BATCH))
             return 0;
-    if ((size_t)workers * TURNS_MAX * o->nalgs * KSUMPROV_BATCH_PENDING >
-        BATCH_MEMORY_MAX)
+    if (!hasher_begin(h) || (lanes = hasher_lanes(h)) < 2)
         return 0;
-    return hasher_begin(h) && hasher_backend_of(h, backend, sizeof backend) &&
-           strcmp(backend, "avx2") == 0;
+    if (lanes > TURNS_MAX)
+        lanes = TURNS_MAX;
+    if ((size_t)workers * lanes * o->nalgs * KSUMPROV_BATCH_PENDING > BATCH_MEMORY_MAX)
+        return 0;
+    return lanes;
 }
 
 /* The printing thread's hasher and buffer (w[0]), then the workers'
  * contexts (w[1..n]), batched or not.  *tried: the workers to close. */
 static int open_workers(worker *w, unsigned n, pool *p, const options *o,
-                        OSSL_LIB_CTX *lib, int *batched, unsigned *tried,
+                        OSSL_LIB_CTX *lib, unsigned *batched, unsigned *tried,
                         unsigned descriptors)
 {
     unsigned slots;
@@ -337,7 +342,7 @@ static int open_workers(worker *w, unsigned n, pool *p, const options *o,
     *batched = batching_pays(o, &w[0].set.hs[0], n);
     ERR_clear_error();
     /* Each file in flight holds a descriptor: a low limit means fewer. */
-    slots = *batched ? TURNS_MAX : 1;
+    slots = *batched ? *batched : 1;
     if (slots > descriptors / n)
         slots = descriptors / n > 0 ? descriptors / n : 1;
     while (*tried < n) {
@@ -430,7 +435,8 @@ int hash_files_concurrently(const options *o, OSSL_LIB_CTX *lib,
                    are large and the stack may not grow (ulimit -v) */
     pool p;
     unsigned tried = 0, descriptors = descriptors_free();
-    int ok = -1, batched = 0;
+    int ok = -1;
+    unsigned batched = 0;
 
     if (workers > MAX_WORKERS)
         workers = MAX_WORKERS;
@@ -443,7 +449,7 @@ int hash_files_concurrently(const options *o, OSSL_LIB_CTX *lib,
     /* One thread gains only from batching. */
     if (open_workers(w, workers, &p, o, lib, &batched, &tried, descriptors) &&
         (workers > 1 || batched) &&
-        pool_init(&p, names, window_size(workers, batched ? TURNS_MAX : 1,
+        pool_init(&p, names, window_size(workers, batched ? batched : 1,
                                          w[0].set.sum_bytes))) {
         p.pg = pg;
         ok = run_pool(o, &p, w, workers);

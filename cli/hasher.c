@@ -209,17 +209,15 @@ static int copy_backend(const char *chosen, char *name, size_t size)
     return 1;
 }
 
-int hasher_backend_of(hasher *h, char *name, size_t size)
+unsigned hasher_lanes(hasher *h)
 {
-    const char *chosen = NULL;
-    OSSL_PARAM p[] = {OSSL_PARAM_construct_utf8_ptr(KSUM_PARAM_BACKEND,
-                                                    (char **)&chosen, 0),
-                      OSSL_PARAM_END};
+    unsigned lanes = 0;
+    OSSL_PARAM p[] = {OSSL_PARAM_construct_uint(KSUM_PARAM_LANES, &lanes), OSSL_PARAM_END};
     int ok = h->mac ? EVP_MAC_CTX_get_params(h->mac_ctx, p)
                     : EVP_MD_CTX_get_params(h->md_ctx, p);
 
     ERR_clear_error();
-    return ok && copy_backend(chosen, name, size);
+    return ok ? lanes : 0;
 }
 
 int hasher_backend(OSSL_LIB_CTX *lib, char *name, size_t size)

@@ -56,9 +56,9 @@ int hasher_squeeze(hasher *h, uint8_t *out, size_t len);
  * the algorithm takes KSUM_PARAM_BATCH; the id goes with every init, since
  * a digest's init resets it (and OpenSSL 3.0 makes a new context). */
 void hasher_join(hasher *h, uint64_t id);
-/* The backend of h's context (begun), into name; 0 when EVP could not
- * tell. */
-int hasher_backend_of(hasher *h, char *name, size_t size);
+/* How many messages the backend of h's context (begun) absorbs side by
+ * side (KSUM_PARAM_LANES); 0 when EVP could not tell. */
+unsigned hasher_lanes(hasher *h);
 
 /* A hasher for each of the options' algorithms, and their outputs. */
 typedef struct hasher_set {

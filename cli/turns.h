@@ -19,7 +19,7 @@
 #include "files.h"
 #include "hasher.h"
 
-#define TURNS_MAX 4
+#define TURNS_MAX 8     /* the most lanes a backend has */
 
 /* What became of one file: err 0 and every algorithm's output in sums,
  * one after the other; or err (files.h), with OpenSSL's reason in why for
