@@ -15,6 +15,7 @@
 #include "files.h"
 #include "hasher.h"
 #include "messages.h"
+#include "resolve.h"
 #include "tuple.h"
 
 /* Undoes print_name's escaping in place (when escaped) and turns the

@@ -20,6 +20,7 @@
 #include "hasher.h"
 #include "ksumprov.h"
 #include "options.h"
+#include "resolve.h"
 #include "output.h"
 #include "parts.h"
 #include "progress.h"

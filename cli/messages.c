@@ -172,3 +172,36 @@ void report_error(const char *name, int err, const char *why)
     }
 }
 
+
+/* ---- usage errors ---- */
+
+void usage_hint(void)
+{
+    fprintf(message_stream(), "Try 'ksum --help' for more information.\n");
+}
+
+int bad_value(const char *what, const char *value, const char *why)
+{
+    FILE *f = message_stream();
+
+    fprintf(f, "ksum: invalid %s '", what);
+    print_name(f, value, name_needs_escape(value));
+    fprintf(f, "': %s\n", why);
+    usage_hint();
+    return 0;
+}
+
+/* "ksum: MESSAGE" and the hint; returns 0. */
+int usage_error(const char *fmt, ...)
+{
+    FILE *f = message_stream();
+    va_list ap;
+
+    fputs("ksum: ", f);
+    va_start(ap, fmt);
+    vfprintf(f, fmt, ap);
+    va_end(ap);
+    fputc('\n', f);
+    usage_hint();
+    return 0;
+}

@@ -58,4 +58,11 @@ int output_close(void);
  * (when not NULL) follows the reason. */
 void report_error(const char *name, int err, const char *why);
 
+/* Usage errors: "Try 'ksum --help' ..." after the message. */
+void usage_hint(void);
+/* "ksum: invalid WHAT 'VALUE': WHY" and the hint; returns 0. */
+int bad_value(const char *what, const char *value, const char *why);
+/* "ksum: MESSAGE" (printf's format) and the hint; returns 0. */
+int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 #endif

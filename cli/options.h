@@ -73,12 +73,6 @@ const char *option_name(const options *o, unsigned bit);
 /* Parses argv; on a usage error prints the message and returns 0 (then
  * options_free is still due).  Exits for --help and --version. */
 int options_parse(options *o, int argc, char **argv);
-/* Once the provider is loaded: the algorithms -a names (any name the
- * provider knows), what they take, and whether the options given apply to
- * them; prints the message and returns 0 when not. */
-int options_resolve(options *o, OSSL_LIB_CTX *lib);
-/* The chosen algorithm that is a (the same provider algorithm), or NULL. */
-const algorithm *options_chosen(const options *o, const algorithm *a);
 void options_free(options *o);
 
 #endif

@@ -26,6 +26,7 @@
 #include "hasher.h"
 #include "ksumprov.h"
 #include "output.h"
+#include "resolve.h"
 
 #define PROPS "provider=" KSUMPROV_NAME
 #define MAGIC "ksum-part 1"
@@ -37,35 +38,6 @@
 
 _Static_assert(PART_CHUNK * SEGMENT_CHUNKS <= (size_t)16 << 20, "one read buffer");
 _Static_assert(SEGMENT_CHUNKS + 64 <= KSUMPROV_PART_MAX_CHUNKS, "room for C");
-
-enum { OPT_PART = 2100, OPT_PART_RANGE, OPT_COMBINE };
-
-const struct option parts_long_options[PARTS_OPTIONS] = {
-    {"part", required_argument, NULL, OPT_PART},
-    {"part-range", required_argument, NULL, OPT_PART_RANGE},
-    {"combine", no_argument, NULL, OPT_COMBINE},
-};
-
-int parts_parse_option(options *o, int c, const char *arg)
-{
-    switch (c) {
-    case OPT_PART: o->part_share = arg; return 1;
-    case OPT_PART_RANGE: o->part_range = arg; return 1;
-    case OPT_COMBINE: o->combine = 1; return 1;
-    default: return -1;
-    }
-}
-
-void parts_print_help(void)
-{
-    printf("\nOne object in parts (--k12, --kt256, --m14; see docs/parts.md):\n"
-           "      --part=K/N            write the part record of share K of N of the\n"
-           "                            one FILE (chunks of 8 KiB) to standard output\n"
-           "      --part-range=START:LEN  the same for chunks START..START+LEN-1\n"
-           "      --combine             read part records (FILEs, or standard input)\n"
-           "                            in any order and print the whole file's line;\n"
-           "                            give the same -C as to --part\n");
-}
 
 int parts_wanted(const options *o)
 {

@@ -16,14 +16,7 @@
 
 #include "options.h"
 
-/* The options, for options.c's getopt table, and their parsing: 1 or 0
- * when c is one of them, -1 when it is not. */
-#define PARTS_OPTIONS 3
-extern const struct option parts_long_options[PARTS_OPTIONS];
-int parts_parse_option(options *o, int c, const char *arg);
-
-/* Their block of --help. */
-void parts_print_help(void);
+/* The options (--part, --part-range, --combine) are options.c's rows. */
 
 /* --part, --part-range or --combine was given. */
 int parts_wanted(const options *o);
