@@ -153,7 +153,8 @@ def test_readme_test_command():
 
 
 def test_readme_packages():
-    """The README's apt-get line names packages this system knows."""
+    """The README's apt-get line names the packages this system has (tmux,
+    which only the --progress test needs, may be missing: that test skips)."""
     text = readme.blocks("Build, run, test", "sh")[0].strip()
     assert text.startswith("apt-get install -y ")
     if not shutil.which("dpkg-query"):
@@ -161,4 +162,5 @@ def test_readme_packages():
     for name in text.split()[3:]:
         p = subprocess.run(["dpkg-query", "-W", "-f", "${Status}", name],
                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        assert p.returncode == 0, f"{name}: unknown to dpkg"
+        assert p.returncode == 0 and p.stdout.endswith(b" installed") or name == "tmux", \
+            f"{name}: not installed"
