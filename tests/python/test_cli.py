@@ -283,11 +283,12 @@ def test_help_lists_every_switch_and_option_and_version():
 def test_man_page_and_readme_document_every_option():
     root = os.path.join(os.path.dirname(__file__), "..", "..")
     man = open(os.path.join(root, "cli", "ksum.1")).read().replace("\\-", "-")
-    readme = open(os.path.join(root, "README.md")).read()
+    import readme as docs
+    readme = "".join(open(p).read() for p in docs.documents())
     help_text = run(["--help"])[1].decode()
     for opt in set(re.findall(r"--[a-z0-9][a-z0-9-]+", help_text)):
         assert opt in man, f"{opt} missing from ksum.1"
-        assert opt in readme, f"{opt} missing from README.md"
+        assert opt in readme, f"{opt} missing from README.md and docs/"
 
 
 def _run_measuring_rss(args, cwd):

@@ -655,7 +655,8 @@ def test_write_error_stops_every_form(files, form):
 
 
 def test_readme_block_of_forms(tmp_path):
-    """The README's second ksum usage block, run as shown."""
+    """docs/cli.md's second ksum usage block, run as shown (test_docs.py runs
+    every console block too)."""
     import readme
     (tmp_path / "abc.txt").write_bytes(b"abc")
     env = dict(os.environ, PATH=os.path.dirname(os.path.abspath(KSUM)) + ":" +

@@ -490,9 +490,10 @@ def test_ksum_simd_message_escapes_the_value():
 def test_ksum_simd_documented_alike():
     root = os.path.join(os.path.dirname(__file__), "..", "..")
     man = open(os.path.join(root, "cli", "ksum.1")).read().replace("\\-", "-")
-    readme = open(os.path.join(root, "README.md")).read()
+    readme = open(os.path.join(root, "docs", "cli.md")).read()
+    provider = open(os.path.join(root, "docs", "provider.md")).read()
     help_text = run(["--help"])[1].decode()
-    for text in (man, readme, help_text):
+    for text in (man, readme, provider, help_text):
         for word in ("KSUM_SIMD", "portable", "bmi2", "avx2", "auto", "ignored"):
             assert word in text
 
