@@ -82,7 +82,6 @@ def block(heading, lang, index=0, doc=None):
 
 
 def enclosing_headings(text, offset):
-    """The title of the nearest heading before offset (a set: empty before
-    the first heading)."""
-    before = [title for _, title, start, _ in headings(text) if start <= offset]
-    return set(before[-1:])
+    """The titles of the sections that hold offset: the nearest heading
+    before it and those above it (a set: empty before the first heading)."""
+    return {title for _, title, start, end in headings(text) if start <= offset < end}

@@ -23,6 +23,8 @@ import subprocess
 
 import pytest
 
+import readme
+
 import keccak_ref as ref
 from conftest import BUILD, KSUM, run
 
@@ -390,8 +392,7 @@ def test_part_options_refused(three, tmp_path):
 # ---- 3. the recipes in docs/parts.md ----
 
 def doc_blocks():
-    text = open(os.path.join(ROOT, "docs", "parts.md"), encoding="utf-8").read()
-    return re.findall(r"^```sh\n(.*?)^```", text, re.M | re.S)
+    return readme.blocks("Recipes", "sh")
 
 
 def test_docs_blocks_are_tested():
