@@ -49,10 +49,14 @@ static int parse_count(const char *what, const char *s, size_t min, size_t max,
     v = strtoull(s, &end, 10);
     if (*end != '\0')
         return bad_value(what, s, "not a positive decimal number");
-    if (errno == ERANGE || v > max)
-        return bad_value(what, s, "too large");
-    if (v < min)
-        return bad_value(what, s, "must be at least 1");
+    if (errno == ERANGE || v > max || v < min) {
+        char range[80];
+        if (v < min)
+            snprintf(range, sizeof range, "must be at least %zu", min);
+        else
+            snprintf(range, sizeof range, "too large (at most %zu)", max);
+        return bad_value(what, s, range);
+    }
     *out = (size_t)v;
     return 1;
 }
@@ -182,107 +186,60 @@ static int parts_parse_option(options *o, int c, const char *arg)
     }
 }
 
-static void parts_print_help(void)
+/* An algorithm group's switches, wrapped to 79 columns. */
+static const algorithm *print_switches(const algorithm *a, const algorithm *end)
 {
-    printf("\nOne object in parts (--k12, --kt256, --m14; see docs/parts.md):\n"
-           "      --part=K/N            write the part record of share K of N of the\n"
-           "                            one FILE (chunks of 8 KiB) to standard output\n"
-           "      --part-range=START:LEN  the same for chunks START..START+LEN-1\n"
-           "      --combine             read part records (FILEs, or standard input)\n"
-           "                            in any order and print the whole file's line;\n"
-           "                            give the same -C as to --part\n");
+    const char *group = a->group;
+    int column = printf("  %s:", group);
+
+    for (; a < end && strcmp(a->group, group) == 0; a++) {
+        int width = (int)strlen(a->option) + 3 +
+                    (a->alias != NULL ? (int)strlen(a->alias) + 3 : 0);
+        if (column + width > 79)
+            column = printf("\n     ");
+        column += printf(" --%s", a->option);
+        if (a->alias != NULL)
+            column += printf(" --%s", a->alias);
+    }
+    putchar('\n');
+    return a;
 }
 
+/* The common options on one screen; every option is in ksum(1). */
 static void print_help(void)
 {
-    const char *group = NULL;
+    const algorithm *end = algorithms + algorithm_count;
 
     printf("Usage: ksum [OPTION]... [FILE]...\n"
-           "Print or check checksums of the Keccak family (through OpenSSL's EVP\n"
-           "and the ksumprov provider).  With no FILE, or when FILE is -, read\n"
-           "standard input.  The default algorithm is SHA3-256.  TupleHash prints one\n"
-           "checksum of the tuple of all the FILEs, their names joined by tabs.\n");
-    for (size_t i = 0; i < algorithm_count; i++) {
-        const algorithm *a = &algorithms[i];
-        if (group == NULL || strcmp(group, a->group) != 0) {
-            group = a->group;
-            printf("\n%s:\n", group);
-        }
-        printf("      --%-22s%s%s%s\n", a->option, a->name,
-               a->alias ? ", also --" : "", a->alias ? a->alias : "");
-    }
-    printf("\nSeveral algorithm switches (or -a A,B) compute every one from a single\n"
-           "read of each file, one tagged line each; an option goes to those that take\n"
-           "it, and one that none takes is an error.\n"
-           "\nAlgorithm options:\n"
-           "  -a, --algorithm=NAME      any algorithm above, by switch or any name\n"
-           "                            the provider knows (KT-128, SHAKE-128, ...);\n"
-           "                            NAME,NAME... for several\n"
+           "Print or check checksums of the Keccak family, through OpenSSL's EVP and\n"
+           "the ksumprov provider (SHA3-256 by default).  With no FILE, or when FILE\n"
+           "is -, read standard input.\n\nAlgorithms:\n");
+    for (const algorithm *a = algorithms; a < end;)
+        a = print_switches(a, end);
+    printf("\nCommon options:\n"
+           "  -a, --algorithm=NAME[,NAME]  any name the provider knows; several: one\n"
+           "                            read, one tagged line each\n"
            "  -n, --output-size=BYTES   output length of the variable-length algorithms\n"
-           "  -l, --length=BITS         the same in bits, a multiple of 8 (as cksum)\n"
+           "  -l, --length=BITS         the same in bits, as cksum (b3sum's -l counts bytes)\n"
            "  -x, --xof                 XOF mode (KMAC, ParallelHash, TupleHash)\n"
-           "  -k, --key=HEX             KMAC key (default: empty)\n"
-           "      --key-file=FILE       KMAC key as the raw bytes of FILE\n"
-           "  -C, --customization=STR   customization string (cSHAKE, KMAC,\n"
-           "                            ParallelHash, TupleHash, KangarooTwelve,\n"
-           "                            KT256, M14)\n"
-           "  -f, --function=STR        function name N (cSHAKE)\n"
-           "  -B, --block-size=BYTES    ParallelHash block size (default 8192)\n"
-           "      --domain=BYTE         TurboSHAKE domain byte, 0x01..0x7F (default 0x1F)\n"
-           "      --threads=N           worker threads (default: all CPUs)\n"
-           "\nOutput options:\n"
-           "  -b, --binary              mark files as binary ('*' before the name)\n"
-           "  -t, --text                mark files as text (the default)\n"
-           "      --tag                 BSD-style lines: ALGO (NAME) = HEX, ALGO with\n"
-           "                            -BITS for a length other than the default\n"
-           "      --untagged            lines HEX  NAME (the default; the last of --tag\n"
-           "                            and --untagged counts)\n"
-           "      --base64              digests in base64 (standard alphabet, padded)\n"
-           "      --raw                 the digest's bytes alone, of one FILE (or of\n"
-           "                            TupleHash's tuple)\n"
-           "      --no-names            the digest alone on each line\n"
-           "  -z, --zero                end lines with NUL, not newline, and do not\n"
-           "                            escape file names\n"
-           "\nFiles:\n"
-           "  -r, --recursive           hash the regular files under each directory\n"
-           "                            FILE, depth first, names in byte order;\n"
-           "                            symbolic links and special files met are\n"
-           "                            skipped (-w says so)\n"
-           "  -L, --dereference         with -r, follow symbolic links (loops are\n"
-           "                            reported, not followed)\n"
-           "      --files-from=LIST     hash the files LIST names, one per line (NUL-\n"
-           "                            separated with -z); - reads standard input\n"
-           "      --progress            show the file, bytes done, rate and time left\n"
-           "                            on standard error when it is a terminal\n"
-           "\nCheck options:\n"
-           "  -c, --check               read checksums from the FILEs and check them\n"
-           "      --ignore-missing      don't fail or report status for missing files\n"
-           "      --quiet               don't print OK for each verified file\n"
-           "      --status              don't output anything; the exit status tells\n"
-           "      --strict              exit non-zero for improperly formatted lines\n"
-           "  -w, --warn                warn about improperly formatted lines (with\n"
-           "                            -r: about what the walk skips)\n"
-           "With an algorithm switch or -a, only lines of that algorithm are checked\n"
-           "(a tag of another one makes a line improperly formatted); with several,\n"
-           "only tagged lines of those (an untagged line does not say which); without\n"
-           "one, tagged lines choose theirs.  A key needs --kmac128 or --kmac256 (and\n"
-           "in check mode no unkeyed algorithm beside them).  A line naming - is\n"
-           "checked against standard input, unless a check file is it.\n"
-           "Digests may be hex or base64; without -n or -l, a variable-length\n"
-           "algorithm is checked at the length of the line's digest (or its tag's\n"
-           "-BITS), but with a key only at the length of -n/-l or the default, and\n"
-           "a key makes every line count: one not verified is named and fails the\n"
-           "run.  Lines of algorithms ksum does not compute are counted as\n"
-           "improperly formatted (--warn names the algorithm).\n");
-    parts_print_help();
-    printf("\n  -h, --help                display this help and exit\n"
-           "  -v, --version             output version information and exit\n"
-           "\nExit status: 0 if every file was hashed or verified, 1 otherwise.\n"
-           "\nEnvironment: KSUM_SIMD=portable, portable8, bmi2, avx2 or avx512 picks the\n"
-           "Keccak code (one this build has and this CPU runs); unset, empty or auto:\n"
-           "the fastest.  Any other value is reported on standard error and ignored.\n"
-           "KSUM_BATCH=0 stops the sequential algorithms from hashing four files at\n"
-           "once per thread (for benchmarks and debugging; the output is the same).\n");
+           "  -k, --key=HEX, --key-file=FILE   KMAC key\n"
+           "  -C, --customization=STR   customization string\n"
+           "      --tag                 BSD-style lines: ALGO (NAME) = HEX\n"
+           "      --base64              digests in base64\n"
+           "  -r, --recursive           the regular files under each directory FILE\n"
+           "  -c, --check               read checksums from the FILEs and check them;\n"
+           "                            with a key, only at the length of -n/-l or the\n"
+           "                            default, and every line must verify\n"
+           "  -w, --warn, --strict, --quiet, --status, --ignore-missing  as sha256sum -c\n"
+           "      --threads=N           worker threads (0, the default: every CPU)\n"
+           "      --part=K/N, --combine  KT128/KT256/M14 in parts (docs/parts.md)\n"
+           "  -h, --help                display this help and exit\n"
+           "  -V, -v, --version         output version information and exit\n"
+           "\nThe other options (--function, --block-size, --domain, --binary, --text,\n"
+           "--zero, --untagged, --raw, --no-names, --dereference, --files-from,\n"
+           "--progress, --part-range), the check-mode rules and the environment\n"
+           "(KSUM_SIMD, KSUM_BATCH): man ksum, or docs/cli.md.\n"
+           "Exit status: 0 if every file was hashed or verified, 1 otherwise.\n");
 }
 
 static void print_version(void)
@@ -541,7 +498,8 @@ static int parse_one(options *o, int c, const char *arg)
         return parse_count("block size", arg, 1, SIZE_MAX / 8, &o->block_size);
     case OPT_DOMAIN: o->given |= TAKES_DOMAIN; return parse_domain(o, arg);
     case OPT_THREADS:
-        if (!parse_count("thread count", arg, 1, KSUMPROV_MAX_THREADS, &v))
+        /* 0, as the provider's threads parameter: every CPU */
+        if (!parse_count("thread count", arg, 0, KSUMPROV_MAX_THREADS, &v))
             return 0;
         o->threads = (unsigned)v;
         return 1;
@@ -556,7 +514,8 @@ static int parse_one(options *o, int c, const char *arg)
     case OPT_STRICT: o->strict = 1; return 1;
     case 'w': o->warn = 1; return 1;
     case 'h': print_help(); exit(output_close() ? 0 : 1);
-    case 'v': print_version(); exit(output_close() ? 0 : 1);
+    case 'v':
+    case 'V': print_version(); exit(output_close() ? 0 : 1);
     default:
         if (c >= OPT_ALGORITHM_BASE && c < OPT_ALGORITHM_BASE + (int)algorithm_count) {
             choose(o, &algorithms[c - OPT_ALGORITHM_BASE], NULL);
@@ -602,7 +561,7 @@ int options_parse(options *o, int argc, char **argv)
         fprintf(message_stream(), "ksum: out of memory\n");
         return 0;
     }
-    while (ok && (c = getopt_long(argc, argv, "a:n:xk:C:f:B:btzcwhv" FORM_SHORT "rL",
+    while (ok && (c = getopt_long(argc, argv, "a:n:xk:C:f:B:btzcwhvV" FORM_SHORT "rL",
                                   longs, NULL)) != -1)
         ok = parse_one(o, c, optarg);
     free(longs);

@@ -246,7 +246,6 @@ def test_missing_file_and_directory_do_not_stop_others(files):
     (["-a", "md5"], "unknown algorithm 'md5'"),
     (["--no-such-option"], "unrecognized option"),
     (["--quiet"], "the --quiet option is meaningful only when verifying checksums"),
-    (["--threads", "0"], "invalid thread count '0'"),
 ])
 def test_bad_options(args, message, files):
     code, out, err = run(args + ["abc"], cwd=files)
@@ -278,6 +277,22 @@ def test_help_lists_every_switch_and_option_and_version():
         assert opt in text
     code, out, _ = run(["--version"])
     assert code == 0 and out.startswith(b"ksum (ksumprov) ")
+    # b3sum's and rhash's -V (issue 19)
+    assert run(["-V"])[:2] == (0, out)
+    # one screen, and where the rest is
+    assert len(text.splitlines()) <= 45
+    assert "man ksum" in text and "bits" in text
+
+
+def test_thread_counts_and_range_messages(files):
+    """--threads 0 is every CPU, as the provider's threads = 0; a value out
+    of range names the range."""
+    want = run(["abc"], cwd=files)[1]
+    assert run(["--threads", "0", "abc"], cwd=files)[:2] == (0, want)
+    code, out, err = run(["--threads", "999", "abc"], cwd=files)
+    assert code == 1 and "invalid thread count '999': too large (at most 256)" in err
+    code, out, err = run(["--shake128", "-n", "0", "abc"], cwd=files)
+    assert code == 1 and "invalid output size '0': must be at least 1" in err
 
 
 def test_man_page_and_readme_document_every_option():

@@ -497,7 +497,7 @@ def test_ambiguous_abbreviation_is_an_error(files, option):
     (["-l", "-8"], "invalid length '-8': not a positive decimal number"),
     (["-l", "x"], "invalid length 'x': not a positive decimal number"),
     (["-l", ""], "invalid length '': not a positive decimal number"),
-    (["-l", "2251799813685256"], "invalid length '2251799813685256': too large"),
+    (["-l", "2251799813685256"], "invalid length '2251799813685256': too large (at most 2251799813685248)"),
     (["--shake128", "-l", "64", "-n", "16"],
      "--length=64 (bits) and --output-size=16 (bytes) disagree"),
     (["--shake128", "-n", "16", "-l", "64"],

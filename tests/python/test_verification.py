@@ -492,10 +492,12 @@ def test_ksum_simd_documented_alike():
     man = open(os.path.join(root, "cli", "ksum.1")).read().replace("\\-", "-")
     readme = open(os.path.join(root, "docs", "cli.md")).read()
     provider = open(os.path.join(root, "docs", "provider.md")).read()
-    help_text = run(["--help"])[1].decode()
-    for text in (man, readme, provider, help_text):
+    for text in (man, readme, provider):
         for word in ("KSUM_SIMD", "portable", "bmi2", "avx2", "auto", "ignored"):
             assert word in text
+    # --help fits a screen: it names the variable and points to the rest
+    help_text = run(["--help"])[1].decode()
+    assert "KSUM_SIMD" in help_text and "man ksum" in help_text
 
 
 # ---- 8. standard output and standard error in order ----
