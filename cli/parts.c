@@ -236,6 +236,72 @@ static int choose_range(const options *o, uint64_t chunks, uint64_t *begin,
     return 1;
 }
 
+/* A CV context for the segment of the object that starts at byte at. */
+static int segment_init(EVP_MD_CTX *ctx, const EVP_MD *md, const options *o,
+                        uint64_t length, uint64_t at)
+{
+    const char *custom = custom_of(o);
+    unsigned threads = o->threads;
+    OSSL_PARAM p[5];
+    OSSL_PARAM *pp = p;
+
+    *pp++ = OSSL_PARAM_construct_octet_string(KSUM_PARAM_CUSTOM, (void *)custom,
+                                              strlen(custom));
+    *pp++ = OSSL_PARAM_construct_uint64(KSUM_PARAM_MESSAGE_LENGTH, &length);
+    *pp++ = OSSL_PARAM_construct_uint64(KSUM_PARAM_OFFSET, &at);
+    if (threads != 0)
+        *pp++ = OSSL_PARAM_construct_uint(KSUM_PARAM_THREADS, &threads);
+    *pp = OSSL_PARAM_construct_end();
+    return EVP_DigestInit_ex2(ctx, md, p);
+}
+
+/* Bytes [at, stop) of the file into ctx, in reads of 1 MiB, as ksum reads
+ * a whole file: the bytes are still in the CPU's caches when they are
+ * hashed.  Reports its errors. */
+static int segment_feed(EVP_MD_CTX *ctx, int fd, uint8_t *buf, const char *name,
+                        uint64_t at, uint64_t stop)
+{
+    for (uint64_t pos = at; pos < stop;) {
+        size_t piece = stop - pos < READ_PIECE ? (size_t)(stop - pos) : READ_PIECE;
+        if (!read_at(fd, buf, piece, pos)) {
+            report_error(name, errno ? errno : KSUM_ECHANGED, NULL);
+            return 0;
+        }
+        if (!EVP_DigestUpdate(ctx, buf, piece)) {
+            report_error(name, KSUM_EHASH, NULL);
+            return 0;
+        }
+        pos += piece;
+    }
+    return 1;
+}
+
+/* The segment's CVs into cvs, *n of them.  No CV (a range within the
+ * first chunk): nothing to take. */
+static int segment_take(EVP_MD_CTX *ctx, uint8_t *cvs, size_t cv_len, uint64_t *n)
+{
+    OSSL_PARAM q[2];
+
+    q[0] = OSSL_PARAM_construct_uint64(KSUM_PARAM_CV_COUNT, n);
+    q[1] = OSSL_PARAM_construct_end();
+    return EVP_MD_CTX_get_params(ctx, q) && *n <= KSUMPROV_PART_MAX_CHUNKS &&
+           (*n == 0 || EVP_DigestFinalXOF(ctx, cvs, (size_t)*n * cv_len));
+}
+
+/* "cv BASE64\n" for each of the n CVs into lines; returns their length. */
+static size_t cv_lines(char *lines, const uint8_t *cvs, uint64_t n, size_t cv_len)
+{
+    size_t used = 0;
+
+    for (uint64_t i = 0; i < n; i++) {
+        memcpy(lines + used, "cv ", 3);
+        used += 3;
+        used += base64_encode(cvs + i * cv_len, cv_len, lines + used);
+        lines[used++] = '\n';
+    }
+    return used;
+}
+
 /* The CVs of bytes [from, to) of the object, a context per segment, as
  * "cv" lines; *count gets how many. */
 static int write_cvs(writer *w, OSSL_LIB_CTX *lib, const options *o, const family *f,
@@ -250,8 +316,6 @@ static int write_cvs(writer *w, OSSL_LIB_CTX *lib, const options *o, const famil
     /* a segment's "cv" lines, written (and digested) at once */
     size_t line_len = 3 + BASE64_LENGTH(f->cv_len) + 1;
     char *lines = malloc((size_t)KSUMPROV_PART_MAX_CHUNKS * line_len);
-    const char *custom = custom_of(o);
-    unsigned threads = o->threads;
     int ok = md != NULL && ctx != NULL && buf != NULL && cvs != NULL && lines != NULL;
 
     *count = 0;
@@ -262,53 +326,19 @@ static int write_cvs(writer *w, OSSL_LIB_CTX *lib, const options *o, const famil
      * range has no byte (an empty object, or one ending on a chunk). */
     for (uint64_t at = from; ok;) {
         uint64_t stop = to - at > bufsize ? at + bufsize : to, n = 0;
-        OSSL_PARAM p[5], q[2];
-        OSSL_PARAM *pp = p;
-        *pp++ = OSSL_PARAM_construct_octet_string(KSUM_PARAM_CUSTOM, (void *)custom,
-                                                  strlen(custom));
-        *pp++ = OSSL_PARAM_construct_uint64(KSUM_PARAM_MESSAGE_LENGTH, &length);
-        *pp++ = OSSL_PARAM_construct_uint64(KSUM_PARAM_OFFSET, &at);
-        if (threads != 0)
-            *pp++ = OSSL_PARAM_construct_uint(KSUM_PARAM_THREADS, &threads);
-        *pp = OSSL_PARAM_construct_end();
-        q[0] = OSSL_PARAM_construct_uint64(KSUM_PARAM_CV_COUNT, &n);
-        q[1] = OSSL_PARAM_construct_end();
-        if (!EVP_DigestInit_ex2(ctx, md, p)) {
+        if (!segment_init(ctx, md, o, length, at)) {
             report_error(name, KSUM_EHASH, NULL);
             ok = 0;
             break;
         }
-        /* Reads of 1 MiB, as ksum reads a whole file: the bytes are still
-         * in the CPU's caches when they are hashed. */
-        for (uint64_t pos = at; ok && pos < stop;) {
-            size_t piece = stop - pos < READ_PIECE ? (size_t)(stop - pos) : READ_PIECE;
-            if (!read_at(fd, buf, piece, pos)) {
-                report_error(name, errno ? errno : KSUM_ECHANGED, NULL);
-                ok = 0;
-            } else if (!EVP_DigestUpdate(ctx, buf, piece)) {
-                report_error(name, KSUM_EHASH, NULL);
-                ok = 0;
-            }
-            pos += piece;
-        }
-        /* No CV (a range within the first chunk): nothing to take. */
-        if (ok && (!EVP_MD_CTX_get_params(ctx, q) || n > KSUMPROV_PART_MAX_CHUNKS ||
-                   (n > 0 && !EVP_DigestFinalXOF(ctx, cvs, (size_t)n * f->cv_len)))) {
+        ok = segment_feed(ctx, fd, buf, name, at, stop);
+        if (ok && !segment_take(ctx, cvs, f->cv_len, &n)) {
             report_error(name, KSUM_EHASH, NULL);
             ok = 0;
         }
         if (!ok)
             break;
-        {
-            size_t used = 0;
-            for (uint64_t i = 0; i < n; i++) {
-                memcpy(lines + used, "cv ", 3);
-                used += 3;
-                used += base64_encode(cvs + i * f->cv_len, f->cv_len, lines + used);
-                lines[used++] = '\n';
-            }
-            put_block(w, lines, used);
-        }
+        put_block(w, lines, cv_lines(lines, cvs, n, f->cv_len));
         *count += n;
         at = stop;
         if (at == to || !w->ok)
@@ -322,18 +352,103 @@ static int write_cvs(writer *w, OSSL_LIB_CTX *lib, const options *o, const famil
     return ok && w->ok;
 }
 
+/* What a record says of the object and of the part, before its CVs. */
+typedef struct part_info {
+    uint64_t length, chunks;
+    uint64_t begin, end;            /* chunks [begin, end) */
+    uint64_t share, shares;         /* 0 0 for --part-range */
+    uint8_t cdig[PART_DIGEST], first[PART_DIGEST], last[PART_DIGEST];
+    uint8_t chunk[PART_CHUNK];      /* the first chunk, for the head lines */
+    size_t first_len;
+} part_info;
+
+/* The object is named by its length and its first and last chunks: their
+ * digests; p->chunk keeps the first chunk.  0 with errno (0: the file got
+ * shorter). */
+static int chunk_digests(OSSL_LIB_CTX *lib, int fd, part_info *p)
+{
+    size_t last_len = (size_t)(p->length - (p->chunks - 1) * PART_CHUNK);
+
+    p->first_len = p->length < PART_CHUNK ? (size_t)p->length : PART_CHUNK;
+    return read_at(fd, p->chunk, last_len, (p->chunks - 1) * PART_CHUNK) &&
+           part_digest(lib, p->chunk, last_len, p->last) &&
+           read_at(fd, p->chunk, p->first_len, 0) &&
+           part_digest(lib, p->chunk, p->first_len, p->first);
+}
+
+/* The name may be long: written in pieces, hashed as one line. */
+static void put_name(writer *w, const char *text)
+{
+    if (EVP_DigestUpdate(w->check, "name ", 5) &&
+        EVP_DigestUpdate(w->check, text, strlen(text)) &&
+        EVP_DigestUpdate(w->check, "\n", 1)) {
+        fputs("name ", stdout);
+        fputs(text, stdout);
+        fputc('\n', stdout);
+        w->ok &= output_ok();
+    } else {
+        w->ok = 0;
+    }
+}
+
+/* The lines before the CVs; name64 is the file name in base64. */
+static void put_header(writer *w, const family *f, const part_info *p, const char *name64)
+{
+    put(w, "%s\n", MAGIC);
+    put(w, "algorithm %s\n", f->name);
+    put_hex(w, "customization", p->cdig);
+    put(w, "object %" PRIu64 "\n", p->length);
+    put_hex(w, "first", p->first);
+    put_hex(w, "last", p->last);
+    put_name(w, name64);
+    if (p->shares != 0)
+        put(w, "share %" PRIu64 " %" PRIu64 "\n", p->share, p->shares);
+    else
+        put(w, "share - -\n");
+    put(w, "chunks %" PRIu64 " %" PRIu64 "\n", p->begin, p->end);
+    if (p->begin == 0 && p->end > 0)
+        for (size_t at = 0; at < p->first_len && w->ok; at += HEAD_LINE)
+            put_base64(w, "head", p->chunk + at,
+                       p->first_len - at < HEAD_LINE ? p->first_len - at : HEAD_LINE);
+}
+
+/* The "check" line, when the file has not changed since st and every line
+ * before it was written. */
+static int put_check(writer *w, int fd, const char *name, const struct stat *st)
+{
+    struct stat after;
+    uint8_t check[PART_DIGEST];
+    char hex[2 * PART_DIGEST + 1];
+
+    if (fstat(fd, &after) != 0 || after.st_size != st->st_size ||
+        after.st_mtim.tv_sec != st->st_mtim.tv_sec ||
+        after.st_mtim.tv_nsec != st->st_mtim.tv_nsec) {
+        report_error(name, KSUM_ECHANGED, NULL);
+        return 0;
+    }
+    if (!w->ok)
+        return 0;
+    if (!check_end(w->check, check)) {
+        report_error(name, KSUM_EHASH, NULL);
+        return 0;
+    }
+    hex[hex_encode(check, PART_DIGEST, hex)] = '\0';
+    printf("check %s\n", hex);
+    return output_ok();
+}
+
 static int write_part(const options *o, OSSL_LIB_CTX *lib, const family *f)
 {
     const char *name = o->files[0];
     int fd = strcmp(name, "-") == 0 ? STDIN_FILENO : open(name, O_RDONLY | O_CLOEXEC);
-    struct stat st, after;
-    uint64_t length, chunks, begin = 0, end = 0, share, shares, count = 0;
-    uint8_t chunk[PART_CHUNK], first[PART_DIGEST], last[PART_DIGEST], cdig[PART_DIGEST];
-    size_t first_len, last_len;
+    struct stat st;
+    part_info p;
+    uint64_t count = 0;
     char *text = NULL;
     writer w = {EVP_MD_CTX_new(), 1};
     int ok = 0;
 
+    p.begin = p.end = 0;
     if (fd < 0 || fstat(fd, &st) != 0) {
         report_error(name, errno, NULL);
         goto done;
@@ -342,22 +457,17 @@ static int write_part(const options *o, OSSL_LIB_CTX *lib, const family *f)
         fail("%s: --part reads byte ranges: it needs a regular file", name);
         goto done;
     }
-    length = (uint64_t)st.st_size;
+    p.length = (uint64_t)st.st_size;
     /* An empty object has one chunk, with no byte. */
-    chunks = length == 0 ? 1 : (length + PART_CHUNK - 1) / PART_CHUNK;
-    if (!choose_range(o, chunks, &begin, &end, &share, &shares))
+    p.chunks = p.length == 0 ? 1 : (p.length + PART_CHUNK - 1) / PART_CHUNK;
+    if (!choose_range(o, p.chunks, &p.begin, &p.end, &p.share, &p.shares))
         goto done;
-    /* The object is named by its length and its first and last chunks. */
-    first_len = length < PART_CHUNK ? (size_t)length : PART_CHUNK;
-    last_len = (size_t)(length - (chunks - 1) * PART_CHUNK);
     if (w.check == NULL ||
-        !part_digest(lib, custom_of(o), strlen(custom_of(o)), cdig)) {
+        !part_digest(lib, custom_of(o), strlen(custom_of(o)), p.cdig)) {
         report_error(name, KSUM_EHASH, NULL);
         goto done;
     }
-    if (!read_at(fd, chunk, last_len, (chunks - 1) * PART_CHUNK) ||
-        !part_digest(lib, chunk, last_len, last) ||
-        !read_at(fd, chunk, first_len, 0) || !part_digest(lib, chunk, first_len, first)) {
+    if (!chunk_digests(lib, fd, &p)) {
         report_error(name, errno ? errno : KSUM_ECHANGED, NULL);
         goto done;
     }
@@ -367,53 +477,13 @@ static int write_part(const options *o, OSSL_LIB_CTX *lib, const family *f)
         goto done;
     }
     text[base64_encode((const uint8_t *)name, strlen(name), text)] = '\0';
-    put(&w, "%s\n", MAGIC);
-    put(&w, "algorithm %s\n", f->name);
-    put_hex(&w, "customization", cdig);
-    put(&w, "object %" PRIu64 "\n", length);
-    put_hex(&w, "first", first);
-    put_hex(&w, "last", last);
-    /* The name may be long: written in pieces, hashed as one line. */
-    if (EVP_DigestUpdate(w.check, "name ", 5) && EVP_DigestUpdate(w.check, text, strlen(text)) &&
-        EVP_DigestUpdate(w.check, "\n", 1)) {
-        fputs("name ", stdout);
-        fputs(text, stdout);
-        fputc('\n', stdout);
-        w.ok &= output_ok();
-    } else {
-        w.ok = 0;
-    }
-    if (shares != 0)
-        put(&w, "share %" PRIu64 " %" PRIu64 "\n", share, shares);
-    else
-        put(&w, "share - -\n");
-    put(&w, "chunks %" PRIu64 " %" PRIu64 "\n", begin, end);
-    if (begin == 0 && end > 0)
-        for (size_t at = 0; at < first_len && w.ok; at += HEAD_LINE)
-            put_base64(&w, "head", chunk + at,
-                       first_len - at < HEAD_LINE ? first_len - at : HEAD_LINE);
-    if (begin < end && w.ok &&
-        !write_cvs(&w, lib, o, f, fd, name, length, begin * PART_CHUNK,
-                   end * PART_CHUNK < length ? end * PART_CHUNK : length, &count))
+    put_header(&w, f, &p, text);
+    if (p.begin < p.end && w.ok &&
+        !write_cvs(&w, lib, o, f, fd, name, p.length, p.begin * PART_CHUNK,
+                   p.end * PART_CHUNK < p.length ? p.end * PART_CHUNK : p.length, &count))
         goto done;
     put(&w, "cvs %" PRIu64 "\n", count);
-    if (fstat(fd, &after) != 0 || after.st_size != st.st_size ||
-        after.st_mtim.tv_sec != st.st_mtim.tv_sec ||
-        after.st_mtim.tv_nsec != st.st_mtim.tv_nsec) {
-        report_error(name, KSUM_ECHANGED, NULL);
-        goto done;
-    }
-    if (w.ok) {
-        uint8_t check[PART_DIGEST];
-        char hex[2 * PART_DIGEST + 1];
-        if (!check_end(w.check, check)) {
-            report_error(name, KSUM_EHASH, NULL);
-            goto done;
-        }
-        hex[hex_encode(check, PART_DIGEST, hex)] = '\0';
-        printf("check %s\n", hex);
-        ok = output_ok();
-    }
+    ok = put_check(&w, fd, name, &st);
 done:
     if (fd > STDIN_FILENO)
         close(fd);
@@ -547,17 +617,8 @@ void part_records_free(part_record *recs, size_t n)
     free(recs);
 }
 
-/* One record from the cursor, which is at its first line (read).  On
- * failure a reason into why. */
-static int parse_record(OSSL_LIB_CTX *lib, cursor *c, part_record *r, char *why,
-                        size_t why_size)
-{
-    const char *start = c->line, *v;
-    size_t vl, head_cap = 0, cv_cap = 0, head_n = 0;
-    uint64_t cvs_said;
-    uint8_t want[PART_DIGEST], got[PART_DIGEST];
-    const family *f;
-
+/* The next line must be "key VALUE" with cond true of v and vl; else a
+ * reason into why and the function returns 0. */
 #define WANT(key, cond, what)                                                  \
     do {                                                                       \
         if (!next_line(c)) {                                                   \
@@ -570,6 +631,28 @@ static int parse_record(OSSL_LIB_CTX *lib, cursor *c, part_record *r, char *why,
             return 0;                                                          \
         }                                                                      \
     } while (0)
+
+/* The file name, base64 in v[0..vl), into r->name (which record_free
+ * frees, even when it is bad). */
+static int parse_name(const char *v, size_t vl, part_record *r)
+{
+    size_t n;
+
+    if ((r->name = malloc(vl + 1)) == NULL || vl % 4 != 0 ||
+        (memcpy(r->name, v, vl), !base64_decode(r->name, vl, (uint8_t *)r->name, &n)) ||
+        memchr(r->name, '\0', n) != NULL)
+        return 0;
+    r->name[n] = '\0';
+    return 1;
+}
+
+/* The lines from the first (read) to "chunks". */
+static int parse_header(cursor *c, part_record *r, char *why, size_t why_size)
+{
+    const char *v;
+    size_t vl;
+    uint64_t chunks;
+    const family *f;
 
     if (c->len != strlen(MAGIC) || memcmp(c->line, MAGIC, c->len) != 0) {
         snprintf(why, why_size, "line %zu: not a part record of this version "
@@ -591,26 +674,31 @@ static int parse_record(OSSL_LIB_CTX *lib, cursor *c, part_record *r, char *why,
     WANT("first", parse_digest(v, vl, r->first), "a bad first-chunk digest");
     WANT("last", parse_digest(v, vl, r->last), "a bad last-chunk digest");
     WANT("name", 1, "no name line");
-    {
-        size_t n;
-        if ((r->name = malloc(vl + 1)) == NULL || vl % 4 != 0 ||
-            (memcpy(r->name, v, vl), !base64_decode(r->name, vl, (uint8_t *)r->name, &n)) ||
-            memchr(r->name, '\0', n) != NULL) {
-            snprintf(why, why_size, "line %zu: a bad name", c->lineno);
-            return 0;
-        }
-        r->name[n] = '\0';
+    if (!parse_name(v, vl, r)) {
+        snprintf(why, why_size, "line %zu: a bad name", c->lineno);
+        return 0;
     }
     WANT("share", parse_two(v, vl, &r->share, &r->shares, 1) &&
                       (r->shares == 0 || (r->share >= 1 && r->share <= r->shares)),
          "a bad share (K N, or - -)");
-    {
-        uint64_t chunks = r->length == 0 ? 1 : (r->length + PART_CHUNK - 1) / PART_CHUNK;
-        WANT("chunks", parse_two(v, vl, &r->begin, &r->end, 0) && r->begin <= r->end &&
-                           r->end <= chunks,
-             "a bad chunk range for the object's length");
-    }
-    /* head lines (the record of chunk 0), cv lines, then the count. */
+    chunks = r->length == 0 ? 1 : (r->length + PART_CHUNK - 1) / PART_CHUNK;
+    WANT("chunks", parse_two(v, vl, &r->begin, &r->end, 0) && r->begin <= r->end &&
+                       r->end <= chunks,
+         "a bad chunk range for the object's length");
+    return 1;
+}
+
+#undef WANT
+
+/* The head lines (the record of chunk 0), the cv lines, then the count;
+ * *head_n gets how many head lines. */
+static int parse_body(cursor *c, part_record *r, size_t *head_n, char *why,
+                      size_t why_size)
+{
+    const char *v;
+    size_t vl, head_cap = 0, cv_cap = 0;
+    uint64_t cvs_said;
+
     for (;;) {
         if (!next_line(c)) {
             snprintf(why, why_size, "truncated: it ends before its 'cvs' line (and its check)");
@@ -623,7 +711,7 @@ static int parse_record(OSSL_LIB_CTX *lib, cursor *c, part_record *r, char *why,
                 snprintf(why, why_size, "line %zu: a bad head line", c->lineno);
                 return 0;
             }
-            head_n++;
+            (*head_n)++;
             continue;
         }
         if (keyed(c, "cv", &v, &vl)) {
@@ -646,37 +734,62 @@ static int parse_record(OSSL_LIB_CTX *lib, cursor *c, part_record *r, char *why,
                  r->count, cvs_said);
         return 0;
     }
-    {
-        size_t hashed = (size_t)(c->p - start);
-        if (!next_line(c)) {
-            snprintf(why, why_size, "truncated: no 'check' line");
-            return 0;
-        }
-        if (!keyed(c, "check", &v, &vl) || !parse_digest(v, vl, want)) {
-            snprintf(why, why_size, "line %zu: a bad line where 'check DIGEST' belongs",
-                     c->lineno);
-            return 0;
-        }
-        if (!part_digest(lib, start, hashed, got)) {
-            snprintf(why, why_size, "cannot compute its digest");
-            return 0;
-        }
-        if (CRYPTO_memcmp(want, got, PART_DIGEST) != 0) {
-            snprintf(why, why_size, "corrupted: its contents do not match its check");
-            return 0;
-        }
+    return 1;
+}
+
+/* The "check" line: the digest of the record's lines from start to the
+ * cursor (just past "cvs"). */
+static int parse_check(OSSL_LIB_CTX *lib, cursor *c, const char *start, char *why,
+                       size_t why_size)
+{
+    size_t hashed = (size_t)(c->p - start), vl;
+    const char *v;
+    uint8_t want[PART_DIGEST], got[PART_DIGEST];
+
+    if (!next_line(c)) {
+        snprintf(why, why_size, "truncated: no 'check' line");
+        return 0;
     }
-    {
-        uint64_t first_len = r->length < PART_CHUNK ? r->length : PART_CHUNK;
-        int has0 = r->begin == 0 && r->end > 0;
-        if ((has0 && r->head_len != first_len) || (!has0 && head_n > 0)) {
-            snprintf(why, why_size, "the head (the first chunk) is %s",
-                     has0 ? "incomplete" : "in a part that does not start the object");
-            return 0;
-        }
+    if (!keyed(c, "check", &v, &vl) || !parse_digest(v, vl, want)) {
+        snprintf(why, why_size, "line %zu: a bad line where 'check DIGEST' belongs",
+                 c->lineno);
+        return 0;
+    }
+    if (!part_digest(lib, start, hashed, got)) {
+        snprintf(why, why_size, "cannot compute its digest");
+        return 0;
+    }
+    if (CRYPTO_memcmp(want, got, PART_DIGEST) != 0) {
+        snprintf(why, why_size, "corrupted: its contents do not match its check");
+        return 0;
     }
     return 1;
-#undef WANT
+}
+
+/* The whole first chunk in the record of chunk 0, and in no other. */
+static int head_fits(const part_record *r, size_t head_n, char *why, size_t why_size)
+{
+    uint64_t first_len = r->length < PART_CHUNK ? r->length : PART_CHUNK;
+    int has0 = r->begin == 0 && r->end > 0;
+
+    if ((has0 && r->head_len != first_len) || (!has0 && head_n > 0)) {
+        snprintf(why, why_size, "the head (the first chunk) is %s",
+                 has0 ? "incomplete" : "in a part that does not start the object");
+        return 0;
+    }
+    return 1;
+}
+
+/* One record from the cursor, which is at its first line (read).  On
+ * failure a reason into why. */
+static int parse_record(OSSL_LIB_CTX *lib, cursor *c, part_record *r, char *why,
+                        size_t why_size)
+{
+    const char *start = c->line;
+    size_t head_n = 0;
+
+    return parse_header(c, r, why, why_size) && parse_body(c, r, &head_n, why, why_size) &&
+           parse_check(lib, c, start, why, why_size) && head_fits(r, head_n, why, why_size);
 }
 
 int part_records_parse(OSSL_LIB_CTX *lib, const char *file, const char *text,
@@ -946,14 +1059,91 @@ static int read_records(OSSL_LIB_CTX *lib, char **files, record_set *s)
     return 1;
 }
 
+/* The family of the resolved options' algorithm, when the records are
+ * parts of one object, made with it and with -C, and cover the object;
+ * sorts s->all by range.  NULL (said) otherwise. */
+static const family *records_family(const options *o, OSSL_LIB_CTX *lib, record_set *s)
+{
+    const family *f;
+    uint8_t cdig[PART_DIGEST];
+
+    if (o->nalgs != 1 || (f = family_of(o->alg->name)) == NULL) {
+        fail("--combine: %s is not hashed in parts (only --k12, --kt256, --m14)",
+             o->alg->name);
+        return NULL;
+    }
+    if (!part_digest(lib, custom_of(o), strlen(custom_of(o)), cdig)) {
+        report_error("--combine", KSUM_EHASH, NULL);
+        return NULL;
+    }
+    if (!records_agree(s->all, s->n, f->name, cdig))
+        return NULL;
+    qsort(s->all, s->n, sizeof *s->all, by_range);
+    if (!records_cover(s->all, s->n))
+        return NULL;
+    return f;
+}
+
+/* The final node into ctx: the head, then every record's CVs in order.
+ * A long output is squeezed as it is printed (KSUM_PARAM_SQUEEZE); a
+ * shorter one is made here, into *sum. */
+static int final_node(const options *o, const record_set *s, const part_record *head,
+                      const hasher *h, const EVP_MD *md, EVP_MD_CTX *ctx, uint8_t **sum)
+{
+    const char *custom = custom_of(o);
+    uint64_t length = head->length;
+    size_t size = h->size;
+    OSSL_PARAM p[] = {
+        OSSL_PARAM_construct_octet_string(KSUM_PARAM_CUSTOM, (void *)custom,
+                                          strlen(custom)),
+        OSSL_PARAM_construct_uint64(KSUM_PARAM_MESSAGE_LENGTH, &length),
+        OSSL_PARAM_construct_size_t(OSSL_DIGEST_PARAM_XOFLEN, &size),
+        OSSL_PARAM_END};
+    int fed = md != NULL && ctx != NULL && EVP_DigestInit_ex2(ctx, md, p) &&
+              EVP_DigestUpdate(ctx, head->head, head->head_len);
+
+    for (size_t i = 0; fed && i < s->n; i++)
+        fed = EVP_DigestUpdate(ctx, s->all[i]->cvs, s->all[i]->count * s->all[i]->cv_len);
+    if (fed && !hasher_streams(h))
+        fed = (*sum = malloc(h->size)) != NULL && EVP_DigestFinalXOF(ctx, *sum, h->size);
+    if (!fed) {
+        char why[512];
+        openssl_reason(why, sizeof why);
+        fail("%s: the parts' chaining values do not make the tree of a %" PRIu64
+             "-byte object (a part holds too few or too many): %s", head->name,
+             length, why);
+    }
+    return fed;
+}
+
+/* The sum line: sum, or squeezed from the final node in ctx when sum is
+ * NULL. */
+static int print_combined(const options *o, hasher *h, EVP_MD_CTX *ctx,
+                          const part_record *head, const uint8_t *sum)
+{
+    sum_source src = {sum, h->size, sum == NULL ? h : NULL};
+    char *name = head->name;
+    EVP_MD_CTX *held = h->md_ctx;
+    int err;
+
+    h->md_ctx = ctx;   /* squeezed from the final node */
+    err = print_sum_line(o, h, &name, 1, &src);
+    h->md_ctx = held;
+    if (err == KSUM_EHASH)
+        fail("%s: the parts' chaining values do not make the tree of a %" PRIu64
+             "-byte object (a part holds too few or too many)", head->name,
+             head->length);
+    return err == 0;
+}
+
 static int combine(options *o, OSSL_LIB_CTX *lib)
 {
     record_set s;
     hasher h;
     EVP_MD *md = NULL;
-    EVP_MD_CTX *ctx = NULL, *held;
+    EVP_MD_CTX *ctx = NULL;
     const family *f;
-    uint8_t cdig[PART_DIGEST], *sum = NULL;
+    uint8_t *sum = NULL;
     const part_record *head = NULL;
     char *object[2] = {NULL, NULL};
     int ok = 0, opened = 0;
@@ -969,21 +1159,7 @@ static int combine(options *o, OSSL_LIB_CTX *lib)
      * prints one sum), not for the record files. */
     object[0] = s.all[0]->name;
     o->files = object;
-    if (!options_resolve(o, lib))
-        goto done;
-    if (o->nalgs != 1 || (f = family_of(o->alg->name)) == NULL) {
-        fail("--combine: %s is not hashed in parts (only --k12, --kt256, --m14)",
-             o->alg->name);
-        goto done;
-    }
-    if (!part_digest(lib, custom_of(o), strlen(custom_of(o)), cdig)) {
-        report_error("--combine", KSUM_EHASH, NULL);
-        goto done;
-    }
-    if (!records_agree(s.all, s.n, f->name, cdig))
-        goto done;
-    qsort(s.all, s.n, sizeof *s.all, by_range);
-    if (!records_cover(s.all, s.n))
+    if (!options_resolve(o, lib) || (f = records_family(o, lib, &s)) == NULL)
         goto done;
     for (size_t i = 0; i < s.n; i++)
         if (s.all[i]->begin == 0 && s.all[i]->end > 0)
@@ -993,47 +1169,9 @@ static int combine(options *o, OSSL_LIB_CTX *lib)
     opened = 1;
     md = EVP_MD_fetch(lib, f->final, PROPS);
     ctx = EVP_MD_CTX_new();
-    {
-        const char *custom = custom_of(o);
-        uint64_t length = head->length;
-        size_t size = h.size;
-        OSSL_PARAM p[] = {
-            OSSL_PARAM_construct_octet_string(KSUM_PARAM_CUSTOM, (void *)custom,
-                                              strlen(custom)),
-            OSSL_PARAM_construct_uint64(KSUM_PARAM_MESSAGE_LENGTH, &length),
-            OSSL_PARAM_construct_size_t(OSSL_DIGEST_PARAM_XOFLEN, &size),
-            OSSL_PARAM_END};
-        int fed = md != NULL && ctx != NULL && EVP_DigestInit_ex2(ctx, md, p) &&
-                  EVP_DigestUpdate(ctx, head->head, head->head_len);
-        for (size_t i = 0; fed && i < s.n; i++)
-            fed = EVP_DigestUpdate(ctx, s.all[i]->cvs, s.all[i]->count * s.all[i]->cv_len);
-        /* A long output is squeezed as it is printed (KSUM_PARAM_SQUEEZE);
-         * a shorter one is made here. */
-        if (fed && !hasher_streams(&h))
-            fed = (sum = malloc(h.size)) != NULL && EVP_DigestFinalXOF(ctx, sum, h.size);
-        if (!fed) {
-            char why[512];
-            openssl_reason(why, sizeof why);
-            fail("%s: the parts' chaining values do not make the tree of a %" PRIu64
-                 "-byte object (a part holds too few or too many): %s", head->name,
-                 length, why);
-            goto done;
-        }
-    }
-    {
-        sum_source src = {sum, h.size, sum == NULL ? &h : NULL};
-        char *name = head->name;
-        int err;
-        held = h.md_ctx;
-        h.md_ctx = ctx;   /* squeezed from the final node */
-        err = print_sum_line(o, &h, &name, 1, &src);
-        h.md_ctx = held;
-        if (err == KSUM_EHASH)
-            fail("%s: the parts' chaining values do not make the tree of a %" PRIu64
-                 "-byte object (a part holds too few or too many)", head->name,
-                 head->length);
-        ok = err == 0;
-    }
+    if (!final_node(o, &s, head, &h, md, ctx, &sum))
+        goto done;
+    ok = print_combined(o, &h, ctx, head, sum);
 done:
     free(sum);
     EVP_MD_CTX_free(ctx);
