@@ -76,3 +76,12 @@ def long_functions(directory, most=60):
 
 def test_no_long_function_in_the_cli():
     assert long_functions(CLI) == []
+
+
+def test_no_backend_name_in_the_cli():
+    """What the provider can do is asked of it (KSUM_PARAM_LANES), never
+    inferred from a backend's name."""
+    names = re.compile(r"\b(portable8?|bmi2|avx2|avx512)\b")
+    found = [f"{os.path.basename(p)}:{n}" for p in glob.glob(os.path.join(CLI, "*.[ch]"))
+             for n, line in enumerate(open(p), 1) if names.search(line)]
+    assert found == []
