@@ -5,6 +5,7 @@
  * registered as a built-in provider of a private library context, so the
  * program needs no openssl.cnf and no module path.
  */
+#include <alloca.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <openssl/err.h>
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -20,10 +22,10 @@
 #include "hasher.h"
 #include "ksumprov.h"
 #include "options.h"
-#include "resolve.h"
 #include "output.h"
 #include "parts.h"
 #include "progress.h"
+#include "resolve.h"
 #include "tuple.h"
 #include "walk.h"
 
@@ -238,10 +240,17 @@ static void hold_standard_descriptors(void)
  * fail with SIGSEGV. */
 static void __attribute__((noinline)) reserve_stack(void)
 {
-    volatile unsigned char room[128 << 10];
+    struct rlimit lim;
+    size_t size = (size_t)128 << 10;
+    volatile unsigned char *room;
 
-    for (size_t i = 0; i < sizeof room; i += 4096)
-        room[i] = 0;
+    /* Never more than half of what the stack may grow to (ulimit -s). */
+    if (getrlimit(RLIMIT_STACK, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY &&
+        lim.rlim_cur / 2 < size)
+        size = (size_t)(lim.rlim_cur / 2);
+    room = alloca(size);
+    for (size_t i = size; i >= 4096; i -= 4096)
+        room[i - 4096] = 0;     /* from the top down, as a stack grows */
 }
 
 int main(int argc, char **argv)
