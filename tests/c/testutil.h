@@ -33,6 +33,12 @@ extern int test_failures, test_passes;
 /* Prints the plain closing line and returns the exit status. */
 int test_summary(const char *name);
 
+/* Nonzero, after printing "SKIPPED: what (reason)", when this environment
+ * cannot fork a process with threads running: KSUM_NO_FORK_WITH_THREADS
+ * holds the reason (tests/cross/run.sh sets it under qemu-user, where a
+ * child forked beside running threads can find the emulator's locks held). */
+int skip_fork_with_threads(const char *what);
+
 /* Decodes hex (either case) into a new buffer; *len gets the byte count. */
 uint8_t *hex_decode(const char *hex, size_t *len);
 /* Lower-case hex of buf, in a static buffer large enough for 16 KiB. */
