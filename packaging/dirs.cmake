@@ -5,7 +5,8 @@
 #
 # Set before including: KSUM_MODULES_DIR (the user's choice: empty, absolute,
 # or relative to the prefix), KSUM_OSSL_PREFIX, KSUM_OSSL_MODULESDIR and
-# KSUM_OSSL_PCDIR (libcrypto's, from pkg-config; empty if unknown),
+# KSUM_OSSL_PCDIR and KSUM_OSSL_LIBDIR (libcrypto's, from pkg-config; empty
+# if unknown),
 # KSUM_LIBDIR, KSUM_INCLUDEDIR and KSUM_DATADIR (GNUInstallDirs' choices).
 
 function(ksum_under prefix dir out)
@@ -18,7 +19,7 @@ function(ksum_under prefix dir out)
   set(${out} "${path}" PARENT_SCOPE)
 endfunction()
 
-# Sets KSUM_INST_PREFIX, KSUM_INST_MODULESDIR, KSUM_INST_PCDIR,
+# Sets KSUM_INST_PREFIX, KSUM_INST_MODULESDIR, KSUM_INST_PCDIR, KSUM_INST_LIBDIR,
 # KSUM_INST_INCLUDEDIR, KSUM_INST_DATADIR (absolute, without DESTDIR) and
 # KSUM_INST_OPENSSL_FINDS_IT (TRUE when the module goes where OpenSSL looks).
 function(ksum_install_dirs prefix)
@@ -45,6 +46,12 @@ function(ksum_install_dirs prefix)
   else()
     ksum_under("${prefix}" "${KSUM_LIBDIR}/pkgconfig" pcdir)
   endif()
+  # libksumprov.a: beside libcrypto (the multiarch directory) in a package
+  if(system AND KSUM_OSSL_LIBDIR)
+    set(libdir "${KSUM_OSSL_LIBDIR}")
+  else()
+    ksum_under("${prefix}" "${KSUM_LIBDIR}" libdir)
+  endif()
   ksum_under("${prefix}" "${KSUM_INCLUDEDIR}" incdir)
   ksum_under("${prefix}" "${KSUM_DATADIR}/ksum" datadir)
   set(finds FALSE)
@@ -57,6 +64,7 @@ function(ksum_install_dirs prefix)
   set(KSUM_INST_PREFIX "${prefix}" PARENT_SCOPE)
   set(KSUM_INST_MODULESDIR "${moddir}" PARENT_SCOPE)
   set(KSUM_INST_PCDIR "${pcdir}" PARENT_SCOPE)
+  set(KSUM_INST_LIBDIR "${libdir}" PARENT_SCOPE)
   set(KSUM_INST_INCLUDEDIR "${incdir}" PARENT_SCOPE)
   set(KSUM_INST_DATADIR "${datadir}" PARENT_SCOPE)
   set(KSUM_INST_OPENSSL_FINDS_IT ${finds} PARENT_SCOPE)

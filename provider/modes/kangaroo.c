@@ -20,7 +20,9 @@ size_t kangaroo_length_encode(uint8_t out[9], uint64_t x)
 {
     size_t n = 0;
 
-    for (uint64_t v = x; v > 0; v >>= 8)
+    /* n < 8 in the condition bounds n for the compiler too (GCC 12 for
+     * aarch64 saw writes past out[8]: -Wstringop-overflow). */
+    while (n < 8 && (x >> (8 * n)) != 0)
         n++;
     for (size_t i = 0; i < n; i++)
         out[i] = (uint8_t)(x >> (8 * (n - 1 - i)));

@@ -69,6 +69,8 @@ static int k12_part(EVP_MD_CTX *ctx, const uint8_t *in, size_t len, uint8_t *out
  * context there neither hangs nor crashes. */
 static void test_fork(OSSL_LIB_CTX *lib)
 {
+    if (skip_fork_with_threads("test_module: K12 in a child forked with threads running"))
+        return;
     OSSL_PROVIDER *prov = OSSL_PROVIDER_load(lib, "ksumprov");
     EVP_MD *md = EVP_MD_fetch(lib, "KANGAROOTWELVE", NULL);
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();

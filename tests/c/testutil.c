@@ -13,6 +13,16 @@ int test_summary(const char *name)
     return test_failures == 0 ? 0 : 1;
 }
 
+int skip_fork_with_threads(const char *what)
+{
+    const char *why = getenv("KSUM_NO_FORK_WITH_THREADS");
+
+    if (why == NULL || *why == '\0')
+        return 0;
+    printf("SKIPPED: %s (%s)\n", what, why);
+    return 1;
+}
+
 static int nibble(int c)
 {
     if (c >= '0' && c <= '9')

@@ -39,6 +39,11 @@ int test_summary(const char *name);
  * so loudly and exits with TEST_SKIPPED: the provider would fall back to
  * another, and the test pass without testing it. */
 void test_skip_unless_backend_runs(void);
+/* Nonzero, after printing "SKIPPED: what (reason)", when this environment
+ * cannot fork a process with threads running: KSUM_NO_FORK_WITH_THREADS
+ * holds the reason (tests/cross/run.sh sets it under qemu-user, where a
+ * child forked beside running threads can find the emulator's locks held). */
+int skip_fork_with_threads(const char *what);
 
 /* Decodes hex (either case) into a new buffer; *len gets the byte count. */
 uint8_t *hex_decode(const char *hex, size_t *len);

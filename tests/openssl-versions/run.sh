@@ -8,7 +8,9 @@
 # ksum and the C tests are built with only that directory's OpenSSL headers
 # and libraries, and everything runs through its own dynamic loader, since
 # its libcrypto needs a newer C library than the system's.  Then:
-#   - the C tests (ctest without the pytest harness and the long tests),
+#   - the C tests (ctest without the pytest harness, the install and package
+#     test, which builds its own copy against the system's OpenSSL, and the
+#     long tests),
 #     OpenSSL's EVP test data, the comparison with the default provider and,
 #     from OpenSSL 3.3, EVP_DigestSqueeze among them;
 #   - openssl list: every ksumprov digest and KMAC;
@@ -153,12 +155,12 @@ c_tests() {
          head -n 1)
   [[ $line == "OpenSSL $version (headers: OpenSSL $version "* ]] || line="not $version: $line"
   check "test programs' OpenSSL" "${line%% (*}" "OpenSSL $version"
-  n=$(ctest --test-dir "$build" -N -LE long -E '^pytest' | awk '/Total Tests:/ { print $3 }')
+  n=$(ctest --test-dir "$build" -N -LE long -E '^(pytest.*|install)$' | awk '/Total Tests:/ { print $3 }')
   if [[ ! $label < 3.3 ]]; then
     ctest --test-dir "$build" -N -R '^squeeze$' | grep -q 'Total Tests: 1' ||
       fail "the EVP_DigestSqueeze test was not built"
   fi
-  if ctest --test-dir "$build" -LE long -E '^pytest' --output-on-failure > "$dir/ctest.log" 2>&1; then
+  if ctest --test-dir "$build" -LE long -E '^(pytest.*|install)$' --output-on-failure > "$dir/ctest.log" 2>&1; then
     echo "C tests: all $n passed"
     passed=$((passed + n))
   else

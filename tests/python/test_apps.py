@@ -85,7 +85,7 @@ def test_build_tree_confs_name_the_module_by_its_path():
     for conf in (PLAIN, PREFERRED):
         text = open(conf).read()
         assert f"\nmodule = {MODULE}\n" in text
-        assert "\ndefault = default_sect\n" in text
+        assert "\ndefault = ksumprov_default_sect\n" in text
     assert "\ndefault_properties = ?provider=ksumprov\n" in open(PREFERRED).read()
     assert "default_properties" not in open(PLAIN).read()
 

@@ -5,13 +5,17 @@ builds and installs into a prefix of their own; the install writes nothing
 outside the prefix; the module works with the OPENSSL_MODULES that cmake
 prints and with the installed confs; the prefix may be given at install
 time; a relative KSUM_MODULES_DIR is under the prefix; OpenSSL's own prefix
-(through DESTDIR) puts the module in OpenSSL's directory; cpack -G DEB makes
-a package whose unpacked ksum and module work."""
+(through DESTDIR) puts the module in OpenSSL's directory; a program links
+the provider in from the installed libksumprov.a; the confs keep what the
+system's openssl.cnf sets; cpack -G DEB makes the three packages
+(ksum, openssl-provider-ksum, libksumprov-dev), which lintian accepts and
+which, as root, are installed, used and purged."""
 import os
 import re
 import shutil
 import subprocess
 import tempfile
+import time
 
 import pytest
 
@@ -90,7 +94,8 @@ class Tree:
                          "-DKSUM_TESTS=OFF"] + list(args)).stdout.decode()
 
     def build(self, build):
-        self.run(["cmake", "--build", self.path(build), "-j2", "--target", "ksum", "ksumprov"])
+        self.run(["cmake", "--build", self.path(build), "-j2", "--target", "ksum", "ksumprov",
+                  "ksumprov_static", "ksum_docs"])
 
     def cache(self, build, name):
         text = open(self.path(build, "CMakeCache.txt")).read()
@@ -122,8 +127,11 @@ class Tree:
             out = self.run(script, shell=True, **extra)
         after = self.snapshot(prefix)
         changed = {p for p in set(before) | set(after) if before.get(p) != after.get(p)}
-        assert changed == {os.path.join(build, "install_manifest.txt")}
-        manifest = open(self.path(build, "install_manifest.txt")).read().split()
+        name = "install_manifest.txt"
+        if "--component" in args:
+            name = f"install_manifest_{args[list(args).index('--component') + 1]}.txt"
+        assert changed == {os.path.join(build, name)}
+        manifest = open(self.path(build, name)).read().split()
         assert all(m.startswith(prefix + "/") for m in manifest), manifest
         files = set()
         for dirpath, _, names in os.walk(prefix):
@@ -158,9 +166,9 @@ def tree():
 
 
 def expected_files(libdir):
-    return {"bin/ksum", "share/man/man1/ksum.1", "include/ksumprov.h",
+    return {"bin/ksum", "share/man/man1/ksum.1.gz", "include/ksumprov.h",
             "share/doc/ksum/LICENSE", f"{libdir}/ossl-modules/ksumprov.so",
-            f"{libdir}/pkgconfig/ksumprov.pc",
+            f"{libdir}/pkgconfig/ksumprov.pc", f"{libdir}/libksumprov.a",
             "share/ksum/ksumprov.cnf", "share/ksum/ksumprov-preferred.cnf"}
 
 
@@ -258,6 +266,136 @@ def test_readme_c_example_builds_against_the_installed_pkg_config(tree):
     assert out.stdout.decode() == c_example_output()
 
 
+def builtin_example(t, prefix, pcdir, work):
+    """Builds tests/c/builtin_example.c, which links the provider in, with
+    the flags pkg-config gives from the .pc in pcdir, and runs it with no
+    module to be found and no conf; returns its output."""
+    t.write(work, None)
+    src = os.path.join(work, "builtin_example.c")
+    t.write(src, open(os.path.join(ROOT, "tests", "c", "builtin_example.c")).read())
+    libs = t.run(["pkg-config", "--libs", "ksumprov"], PKG_CONFIG_PATH=pcdir).stdout.decode()
+    assert "-lksumprov" in libs.split() and "-lcrypto" in libs.split(), libs
+    t.run('cc builtin_example.c $(pkg-config --cflags --libs ksumprov) -o builtin_example',
+          shell=True, cwd=work, PKG_CONFIG_PATH=pcdir)
+    empty = os.path.join(work, "empty.cnf")
+    t.write(empty, "")
+    return t.run([os.path.join(work, "builtin_example")], OPENSSL_CONF=empty,
+                 OPENSSL_MODULES=os.path.join(work, "no-modules-here")).stdout.decode()
+
+
+@pytest.mark.skipif(not (shutil.which("pkg-config") and shutil.which("cc")),
+                    reason="no pkg-config or C compiler")
+def test_provider_links_in_from_the_installed_static_library(tree):
+    """The README's OSSL_PROVIDER_add_builtin(libctx, "ksumprov",
+    ksumprov_init): the installed header declares it, the installed
+    libksumprov.a defines it, the installed .pc names the library."""
+    prefix = tree.path("home", "builtin")
+    tree.install("build", prefix, args=["--prefix", prefix])
+    pcdir = os.path.join(prefix, tree.libdir, "pkgconfig")
+    assert "OSSL_PROVIDER_add_builtin(libctx, \"ksumprov\", ksumprov_init)" in \
+        open(os.path.join(ROOT, "README.md")).read()
+    out = builtin_example(tree, prefix, pcdir, tree.path("home", "builtin-app"))
+    assert out == f"ksumprov:{ref.kt128(b'abc', b'', 16).hex()}\n"
+    archive = os.path.join(prefix, tree.libdir, "libksumprov.a")
+    # one global definition: the entry point; the internal names are local
+    nm = tree.run(["nm", "-g", "--defined-only", archive]).stdout.decode()
+    defined = [line.split()[-1] for line in nm.splitlines() if len(line.split()) == 3]
+    assert defined == ["ksumprov_init"], defined
+    # position-independent: it links into a shared library as well
+    work = tree.path("home", "builtin-app")
+    tree.write(os.path.join(work, "shared.c"),
+               "#include <ksumprov.h>\nvoid *entry(void) { return (void *)ksumprov_init; }\n")
+    tree.run('cc -shared -fPIC shared.c -o libshared.so -Wl,-z,defs '
+             '$(pkg-config --cflags --libs ksumprov)', shell=True, cwd=work,
+             PKG_CONFIG_PATH=pcdir)
+
+
+def system_openssl_dir():
+    out = subprocess.run(["openssl", "version", "-d"], stdout=subprocess.PIPE,
+                         check=True).stdout.decode()
+    return re.search(r'OPENSSLDIR: "(.*)"', out).group(1)
+
+
+def test_confs_include_the_system_configuration(tree):
+    """By default the confs include libcrypto's OPENSSLDIR/openssl.cnf and
+    add ksumprov to the section it initializes from."""
+    conf = os.path.join(system_openssl_dir(), "openssl.cnf")
+    assert tree.cache("build", "KSUM_SYSTEM_OPENSSL_CONF") == conf
+    text = open(tree.path("build", "ksumprov.cnf")).read()
+    assert f"\n.include {conf}\n" in text
+    if os.path.exists(conf):
+        init = re.findall(r"^\s*openssl_conf\s*=\s*(\S+)", open(conf).read(), re.M)
+        assert f"\n[{init[-1] if init else 'openssl_init'}]\nproviders.ksumprov = " in text
+
+
+SYSTEM_CONF = """# a system configuration with settings of its own
+openssl_conf = sys_init
+
+[sys_init]
+providers = sys_providers
+ssl_conf = sys_ssl
+
+[sys_providers]
+default = sys_default
+{legacy}
+
+[sys_default]
+activate = 1
+
+[sys_legacy]
+activate = 1
+
+[sys_ssl]
+system_default = sys_tls
+
+[sys_tls]
+Ciphersuites = TLS_CHACHA20_POLY1305_SHA256
+"""
+
+
+def test_confs_keep_the_system_configuration(tree):
+    """Built against a system openssl.cnf of known content (its own name for
+    the initialization section, the legacy provider activated, one TLS 1.3
+    cipher suite): under either installed conf, openssl still has the
+    system's providers and TLS setting, and ksumprov too."""
+    moddir = subprocess.run(["openssl", "version", "-m"], stdout=subprocess.PIPE,
+                            check=True).stdout.decode()
+    moddir = re.search(r'MODULESDIR: "(.*)"', moddir).group(1)
+    legacy = os.path.exists(os.path.join(moddir, "legacy.so"))
+    system = tree.path("home", "system-openssl.cnf")
+    tree.write(system, SYSTEM_CONF.format(legacy="legacy = sys_legacy" if legacy else ""))
+    prefix = tree.path("home", "sys")
+    out = tree.configure("build-sys", "-DCMAKE_INSTALL_PREFIX=" + prefix,
+                         "-DKSUM_SYSTEM_OPENSSL_CONF=" + system)
+    assert f"-- The confs include {system} and add ksumprov to its [sys_init]" in out
+    tree.run(["cmake", "--build", tree.path("build-sys"), "-j2", "--target", "ksumprov",
+              "ksum_docs"])
+    _, files = tree.install("build-sys", prefix, args=["--component", "provider"])
+    assert files == {f"{tree.libdir}/ossl-modules/ksumprov.so", "share/ksum/ksumprov.cnf",
+                     "share/ksum/ksumprov-preferred.cnf",   # what the package has
+                     "share/doc/openssl-provider-ksum/copyright",
+                     "share/doc/openssl-provider-ksum/changelog.gz"}
+    suites = tree.run(["openssl", "ciphers", "-s", "-tls1_3"],
+                      OPENSSL_CONF=system).stdout.decode().strip()
+    assert suites == "TLS_CHACHA20_POLY1305_SHA256"
+    for name in ("ksumprov.cnf", "ksumprov-preferred.cnf"):
+        conf = os.path.join(prefix, "share", "ksum", name)
+        listing = tree.run(["openssl", "list", "-providers"], OPENSSL_CONF=conf).stdout.decode()
+        expected = {"default", "ksumprov"} | ({"legacy"} if legacy else set())
+        assert set(re.findall(r"^  (\S+)$", listing, re.M)) == expected, listing
+        assert listing.count("status: active") == len(expected), listing
+        got = tree.run(["openssl", "ciphers", "-s", "-tls1_3"], OPENSSL_CONF=conf)
+        assert got.stdout.decode().strip() == suites
+        out = tree.run(["openssl", "dgst", "-KT128", tree.data], OPENSSL_CONF=conf).stdout
+        assert dgst_value(out) == kt128_hex()
+        if legacy:   # MD4 is the legacy provider's
+            out = tree.run(["openssl", "dgst", "-md4", tree.data], OPENSSL_CONF=conf).stdout
+            assert len(dgst_value(out)) == 32
+    # what the system conf alone gives: no ksumprov
+    listing = tree.run(["openssl", "list", "-providers"], OPENSSL_CONF=system).stdout.decode()
+    assert "ksumprov" not in listing
+
+
 def test_relative_modules_dir_is_under_the_prefix(tree):
     # OpenSSL's own prefix: the module goes to OpenSSL's directory, no OPENSSL_MODULES
     ossl = ossl_dirs(tree)
@@ -330,42 +468,115 @@ def project_version():
     return re.search(r"project\(ksum VERSION (\S+)", text).group(1)
 
 
-def test_debian_package(tree):
+DEB_PACKAGES = ("ksum", "openssl-provider-ksum", "libksumprov-dev")
+
+
+def deb_files(deb):
+    """{path: mode} of the regular files in a .deb, and its listing."""
+    listing = subprocess.run(["dpkg-deb", "-c", deb], stdout=subprocess.PIPE,
+                             check=True).stdout.decode().splitlines()
+    assert all(line.split()[1] == "root/root" for line in listing)
+    return {line.split()[-1][1:]: line.split()[0] for line in listing if line.startswith("-")}
+
+
+def build_id(path):
+    out = subprocess.run(["readelf", "-n", path], stdout=subprocess.PIPE, check=True).stdout
+    return re.search(r"Build ID: ([0-9a-f]+)", out.decode()).group(1)
+
+
+def lintian_tags(t, paths):
+    """lintian's output lines on the packages, info tags included."""
+    p = t.run(["lintian", "-I", "--no-tag-display-limit"] + list(paths), check=False)
+    lines = (p.stdout + p.stderr).decode().splitlines()
+    return [line for line in lines if re.match(r"^[EWIXPON]: ", line)]
+
+
+def dpkg_as_root(*args):
+    """dpkg ARGS, waiting for the lock another dpkg or apt holds."""
+    for _ in range(60):
+        p = subprocess.run(["dpkg"] + list(args), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
+        if p.returncode == 0 or b"lock" not in p.stdout:
+            break
+        time.sleep(2)
+    assert p.returncode == 0, p.stdout.decode()[-3000:]
+
+
+def installed(package):
+    p = subprocess.run(["dpkg-query", "-W", "-f=${Status}", package],
+                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    return b"install ok installed" in p.stdout
+
+
+def test_debian_packages(tree):
     deb_tools()
+    version = project_version()
     arch = subprocess.run(["dpkg", "--print-architecture"], stdout=subprocess.PIPE,
                           check=True).stdout.decode().strip()
     tree.run(["cpack", "-G", "DEB"], cwd=tree.path("build"))
-    deb = tree.path("build", f"ksum_{project_version()}_{arch}.deb")
-    assert os.path.isfile(deb)
-
-    fields = subprocess.run(["dpkg-deb", "-f", deb, "Package", "Depends"],
-                            stdout=subprocess.PIPE, check=True).stdout.decode()
-    assert "Package: ksum\n" in fields
-    depends = re.search(r"^Depends: (.*)$", fields, re.M).group(1)
-    assert re.search(r"\blibssl3", depends) and re.search(r"\blibc6\b", depends), depends
+    debs = {p: tree.path("build", f"{p}_{version}_{arch}.deb") for p in DEB_PACKAGES}
+    for deb in debs.values():
+        assert os.path.isfile(deb), deb
 
     ossl = ossl_dirs(tree) or {"modulesdir": "/usr/lib/x86_64-linux-gnu/ossl-modules",
                                "pcfiledir": "/usr/lib/x86_64-linux-gnu/pkgconfig"}
     if arch == "amd64":
         assert ossl["modulesdir"] == "/usr/lib/x86_64-linux-gnu/ossl-modules"
-    listing = subprocess.run(["dpkg-deb", "-c", deb], stdout=subprocess.PIPE,
-                             check=True).stdout.decode().splitlines()
-    files = {line.split()[-1][1:]: line.split()[0] for line in listing if line.startswith("-")}
     module = os.path.join(ossl["modulesdir"], "ksumprov.so")
-    assert set(files) == {"/usr/bin/ksum", "/usr/share/man/man1/ksum.1", module,
-                          "/usr/include/ksumprov.h",
-                          os.path.join(ossl["pcfiledir"], "ksumprov.pc"),
-                          "/usr/share/ksum/ksumprov.cnf", "/usr/share/ksum/ksumprov-preferred.cnf",
-                          "/usr/share/doc/ksum/LICENSE"}
-    assert files["/usr/bin/ksum"] == "-rwxr-xr-x"
-    assert all(line.split()[1] == "root/root" for line in listing)
+    libdir = os.path.dirname(ossl["pcfiledir"])
+    files = {p: deb_files(d) for p, d in debs.items()}
+    docs = lambda p: {f"/usr/share/doc/{p}/copyright", f"/usr/share/doc/{p}/changelog.gz"}
+    assert set(files["ksum"]) == {"/usr/bin/ksum", "/usr/share/man/man1/ksum.1.gz"} | docs("ksum")
+    assert set(files["openssl-provider-ksum"]) == \
+        {module, "/usr/share/ksum/ksumprov.cnf", "/usr/share/ksum/ksumprov-preferred.cnf"} | \
+        docs("openssl-provider-ksum")
+    assert set(files["libksumprov-dev"]) == \
+        {"/usr/include/ksumprov.h", os.path.join(ossl["pcfiledir"], "ksumprov.pc"),
+         os.path.join(libdir, "libksumprov.a")} | docs("libksumprov-dev")
+    assert files["ksum"]["/usr/bin/ksum"] == "-rwxr-xr-x"
+    assert files["openssl-provider-ksum"][module] == "-rw-r--r--"
+
+    fields = {}
+    for p, deb in debs.items():
+        out = subprocess.run(["dpkg-deb", "-f", deb, "Package", "Depends", "Section"],
+                             stdout=subprocess.PIPE, check=True).stdout.decode()
+        fields[p] = dict(re.findall(r"^(\w+): (.*)$", out, re.M))
+        assert fields[p]["Package"] == p
+    for p in ("ksum", "openssl-provider-ksum"):
+        assert re.search(r"\blibssl3", fields[p]["Depends"]), fields[p]
+        assert re.search(r"\blibc6\b", fields[p]["Depends"]), fields[p]
+    assert f"openssl-provider-ksum (= {version})" in fields["libksumprov-dev"]["Depends"]
+    assert "libssl-dev" in fields["libksumprov-dev"]["Depends"]
+    assert [fields[p]["Section"] for p in DEB_PACKAGES] == ["utils", "libs", "libdevel"]
 
     root = tree.path("home", "debroot")
-    tree.run(["dpkg", "-x", deb, root])
-    assert open(root + "/usr/share/man/man1/ksum.1").read() == \
-        open(os.path.join(ROOT, "cli", "ksum.1")).read()
+    for deb in debs.values():
+        tree.run(["dpkg", "-x", deb, root])
+    # compressed with gzip -9n (no name, no time stamp): the same bytes each build
+    for gz in ("/usr/share/man/man1/ksum.1.gz", "/usr/share/doc/ksum/changelog.gz"):
+        with open(root + gz, "rb") as f:
+            head = f.read(10)
+        assert head[:3] == b"\x1f\x8b\x08" and head[3] & 0x08 == 0 and head[4:8] == b"\0" * 4
+    man = subprocess.run(["gzip", "-dc", root + "/usr/share/man/man1/ksum.1.gz"],
+                         stdout=subprocess.PIPE, check=True).stdout
+    assert man == open(os.path.join(ROOT, "cli", "ksum.1"), "rb").read()
+    changelog = subprocess.run(["gzip", "-dc", root + "/usr/share/doc/ksum/changelog.gz"],
+                               stdout=subprocess.PIPE, check=True).stdout.decode()
+    assert changelog.startswith(f"ksum ({version}) unstable; urgency=medium\n"), changelog
+    copyright_text = open(root + "/usr/share/doc/ksum/copyright").read()
+    assert copyright_text.startswith(
+        "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n")
+    assert "License: Apache-2.0\n" in copyright_text
     assert open(root + "/usr/include/ksumprov.h").read() == \
         open(os.path.join(ROOT, "include", "ksumprov.h")).read()
+
+    # stripped, with the debug symbols in the -dbgsym packages under the build id
+    for p, path in (("ksum", "/usr/bin/ksum"), ("openssl-provider-ksum", module)):
+        assert "not stripped" not in subprocess.run(
+            ["file", "-b", root + path], stdout=subprocess.PIPE).stdout.decode()
+        ddeb = tree.path("build", f"{p}-dbgsym_{version}_{arch}.ddeb")
+        bid = build_id(root + path)
+        assert f"/usr/lib/debug/.build-id/{bid[:2]}/{bid[2:]}.debug" in deb_files(ddeb)
 
     # the unpacked ksum
     out = tree.run([root + "/usr/bin/ksum", "--k12", tree.data]).stdout.decode()
@@ -389,8 +600,45 @@ def test_debian_package(tree):
     # the .pc
     pc = open(root + os.path.join(ossl["pcfiledir"], "ksumprov.pc")).read()
     assert "prefix=/usr\n" in pc
-    got = subprocess.run(["pkg-config", "--variable=modulesdir", "ksumprov"],
-                         env=dict(os.environ, PKG_CONFIG_PATH=root + ossl["pcfiledir"]),
-                         stdout=subprocess.PIPE) if shutil.which("pkg-config") else None
-    if got:
+    assert f"libdir=${{prefix}}{libdir[len('/usr'):]}\n" in pc
+    if shutil.which("pkg-config"):
+        got = subprocess.run(["pkg-config", "--variable=modulesdir", "ksumprov"],
+                             env=dict(os.environ, PKG_CONFIG_PATH=root + ossl["pcfiledir"]),
+                             stdout=subprocess.PIPE)
         assert got.stdout.decode().strip() == ossl["modulesdir"]
+
+    if shutil.which("lintian"):
+        tags = lintian_tags(tree, debs.values())
+        print("lintian:", "\n".join(tags) or "(nothing)")
+        bad = [t for t in tags if t.startswith(("E:", "W:")) or "hardening" in t]
+        assert bad == [], tags
+    else:
+        print("lintian: not installed, not run")
+
+    # installed on this system, used as installed, purged
+    if os.geteuid() != 0:
+        print("not root: the packages are not installed")
+        return
+    if any(installed(p) for p in DEB_PACKAGES):
+        pytest.skip("a ksum package is installed already: left as it is")
+    dpkg_as_root("-i", *debs.values())
+    try:
+        out = tree.run(["/usr/bin/ksum", "--k12", tree.data]).stdout.decode()
+        assert out == f"{kt128_hex()}  {tree.data}\n"
+        out = tree.run(["openssl", "dgst", "-provider", "ksumprov", "-provider", "default",
+                        "-propquery", "provider=ksumprov", "-KT128", tree.data]).stdout
+        assert dgst_value(out) == kt128_hex()
+        for conf in ("ksumprov.cnf", "ksumprov-preferred.cnf"):
+            out = tree.run(["openssl", "dgst", "-KT128", tree.data],
+                           OPENSSL_CONF="/usr/share/ksum/" + conf).stdout
+            assert dgst_value(out) == kt128_hex()
+        if shutil.which("pkg-config") and shutil.which("cc"):
+            out = builtin_example(tree, "/usr", "", tree.path("home", "deb-app"))
+            assert out == f"ksumprov:{ref.kt128(b'abc', b'', 16).hex()}\n"
+    finally:
+        dpkg_as_root("--purge", *reversed(DEB_PACKAGES))
+    for p in DEB_PACKAGES:
+        assert not installed(p)
+    for listing in files.values():
+        for path in listing:
+            assert not os.path.exists(path), path

@@ -4,7 +4,7 @@ import os
 import pathlib
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-SOURCE_DIRS = ["provider", "cli", "include", "tests/c", "tests/fuzz", "tests/python",
+SOURCE_DIRS = ["provider", "cli", "include", "tests/c", "tests/fuzz", "tests/python", "tests/cross", "cmake",
                "bench", "conf", "packaging", ".ci"]
 SUFFIXES = {".c", ".h", ".inc", ".py", ".sh", ".cnf", ".1", ".txt", ".in", ".cmake", ""}
 TAG = "SPDX-License-Identifier: Apache-2.0"
