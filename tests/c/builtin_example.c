@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The README's "link the provider in" example as a whole program, built by
+ * docs/provider.md's "link the provider in" example as a whole program, built by
  * tests/python/test_install.py from the installed files only:
  *   cc builtin_example.c $(pkg-config --cflags --libs ksumprov)
  * ksumprov is registered with OSSL_PROVIDER_add_builtin() and loaded by

@@ -286,14 +286,14 @@ def builtin_example(t, prefix, pcdir, work):
 @pytest.mark.skipif(not (shutil.which("pkg-config") and shutil.which("cc")),
                     reason="no pkg-config or C compiler")
 def test_provider_links_in_from_the_installed_static_library(tree):
-    """The README's OSSL_PROVIDER_add_builtin(libctx, "ksumprov",
+    """docs/provider.md's OSSL_PROVIDER_add_builtin(libctx, "ksumprov",
     ksumprov_init): the installed header declares it, the installed
     libksumprov.a defines it, the installed .pc names the library."""
     prefix = tree.path("home", "builtin")
     tree.install("build", prefix, args=["--prefix", prefix])
     pcdir = os.path.join(prefix, tree.libdir, "pkgconfig")
     assert "OSSL_PROVIDER_add_builtin(libctx, \"ksumprov\", ksumprov_init)" in \
-        open(os.path.join(ROOT, "README.md")).read()
+        open(os.path.join(ROOT, "docs", "provider.md")).read()
     out = builtin_example(tree, prefix, pcdir, tree.path("home", "builtin-app"))
     assert out == f"ksumprov:{ref.kt128(b'abc', b'', 16).hex()}\n"
     archive = os.path.join(prefix, tree.libdir, "libksumprov.a")
@@ -642,3 +642,12 @@ def test_debian_packages(tree):
     for listing in files.values():
         for path in listing:
             assert not os.path.exists(path), path
+
+
+def test_packaging_page_shows_the_commands_tested_here():
+    """docs/packaging.md's commands are the ones the package test runs:
+    cpack -G DEB, lintian, apt-get install of the three packages."""
+    block = readme.block("Debian packages", "sh")
+    assert "cpack -G DEB" in block and "lintian -I *.deb" in block
+    for package in ("ksum_", "openssl-provider-ksum_", "libksumprov-dev_"):
+        assert package in block
