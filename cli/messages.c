@@ -191,17 +191,32 @@ int bad_value(const char *what, const char *value, const char *why)
     return 0;
 }
 
-/* "ksum: MESSAGE" and the hint; returns 0. */
-int usage_error(const char *fmt, ...)
+static void vmessage(const char *fmt, va_list ap)
 {
     FILE *f = message_stream();
-    va_list ap;
 
     fputs("ksum: ", f);
-    va_start(ap, fmt);
     vfprintf(f, fmt, ap);
-    va_end(ap);
     fputc('\n', f);
+}
+
+int message_fail(const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vmessage(fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
+int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vmessage(fmt, ap);
+    va_end(ap);
     usage_hint();
     return 0;
 }

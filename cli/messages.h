@@ -62,7 +62,9 @@ void report_error(const char *name, int err, const char *why);
 void usage_hint(void);
 /* "ksum: invalid WHAT 'VALUE': WHY" and the hint; returns 0. */
 int bad_value(const char *what, const char *value, const char *why);
-/* "ksum: MESSAGE" (printf's format) and the hint; returns 0. */
+/* "ksum: MESSAGE" (printf's format); returns 0.  usage_error adds the
+ * hint. */
+int message_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

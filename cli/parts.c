@@ -64,18 +64,6 @@ static const family *family_of(const char *name)
     return NULL;
 }
 
-static int fail(const char *fmt, ...)
-{
-    FILE *f = message_stream();
-    va_list ap;
-
-    fputs("ksum: ", f);
-    va_start(ap, fmt);
-    vfprintf(f, fmt, ap);
-    va_end(ap);
-    fputc('\n', f);
-    return 0;
-}
 
 /* The digests of a record (of C, of the first and last chunks, of the
  * record itself): KT128 with a 32-byte output, through EVP.  KT128 and not
@@ -216,7 +204,7 @@ static int choose_range(const options *o, uint64_t chunks, uint64_t *begin,
     if (o->part_share != NULL) {
         if (!parse_pair(o->part_share, '/', &a, &b) || a < 1 || a > b ||
             b > ((uint64_t)1 << 32))
-            return fail("--part: '%s' is not K/N with 1 <= K <= N <= 2^32",
+            return message_fail("--part: '%s' is not K/N with 1 <= K <= N <= 2^32",
                         o->part_share);
         /* Share K of N: chunks floor((K-1)*C/N) to floor(K*C/N). */
         *begin = (uint64_t)((unsigned __int128)(a - 1) * chunks / b);
@@ -226,10 +214,10 @@ static int choose_range(const options *o, uint64_t chunks, uint64_t *begin,
         return 1;
     }
     if (!parse_pair(o->part_range, ':', &a, &b) || b == 0)
-        return fail("--part-range: '%s' is not START:LEN in chunks of 8 KiB (LEN >= 1)",
+        return message_fail("--part-range: '%s' is not START:LEN in chunks of 8 KiB (LEN >= 1)",
                     o->part_range);
     if (a >= chunks)
-        return fail("--part-range: chunk %" PRIu64 " is past the object's last "
+        return message_fail("--part-range: chunk %" PRIu64 " is past the object's last "
                     "chunk (%" PRIu64 ")", a, chunks - 1);
     *begin = a;
     *end = b > chunks - a ? chunks : a + b;
@@ -320,7 +308,7 @@ static int write_cvs(writer *w, OSSL_LIB_CTX *lib, const options *o, const famil
 
     *count = 0;
     if (!ok)
-        fail("%s: cannot set up %s: out of memory or not in the provider", name, f->cv);
+        message_fail("%s: cannot set up %s: out of memory or not in the provider", name, f->cv);
     /* The range that holds the end of the object also gives the CVs of
      * the chunks past it, which hold only C: one context even when the
      * range has no byte (an empty object, or one ending on a chunk). */
@@ -454,7 +442,7 @@ static int write_part(const options *o, OSSL_LIB_CTX *lib, const family *f)
         goto done;
     }
     if (!S_ISREG(st.st_mode)) {
-        fail("%s: --part reads byte ranges: it needs a regular file", name);
+        message_fail("%s: --part reads byte ranges: it needs a regular file", name);
         goto done;
     }
     p.length = (uint64_t)st.st_size;
@@ -473,7 +461,7 @@ static int write_part(const options *o, OSSL_LIB_CTX *lib, const family *f)
     }
     text = malloc(BASE64_LENGTH(strlen(name)) + 1);
     if (text == NULL || !check_begin(lib, w.check)) {
-        fail("out of memory");
+        message_fail("out of memory");
         goto done;
     }
     text[base64_encode((const uint8_t *)name, strlen(name), text)] = '\0';
@@ -920,21 +908,21 @@ static int records_agree(part_record **all, size_t n, const char *algorithm,
     for (size_t i = 0; i < n; i++) {
         const part_record *r = all[i];
         if (strcmp(r->algorithm, algorithm) != 0)
-            return fail("%s: made with %s, not %s", part_name(r, a, sizeof a),
+            return message_fail("%s: made with %s, not %s", part_name(r, a, sizeof a),
                         r->algorithm, algorithm);
         if (memcmp(r->custom, custom, PART_DIGEST) != 0)
-            return fail("%s: made with another customization string than the "
+            return message_fail("%s: made with another customization string than the "
                         "one given (-C)", part_name(r, a, sizeof a));
         if (r->length != ref->length || memcmp(r->first, ref->first, PART_DIGEST) != 0 ||
             memcmp(r->last, ref->last, PART_DIGEST) != 0)
-            return fail("%s: a part of another object than %s (%s)",
+            return message_fail("%s: a part of another object than %s (%s)",
                         part_name(r, a, sizeof a), part_name(ref, b, sizeof b),
                         r->length != ref->length ? "another length"
                         : memcmp(r->first, ref->first, PART_DIGEST) != 0
                             ? "another first chunk" : "another last chunk");
         if ((r->shares != 0) != (ref->shares != 0) ||
             (r->shares != 0 && r->shares != ref->shares))
-            return fail("%s: from another split than %s (--part K/N with another N, "
+            return message_fail("%s: from another split than %s (--part K/N with another N, "
                         "or --part beside --part-range)", part_name(r, a, sizeof a),
                         part_name(ref, b, sizeof b));
     }
@@ -957,21 +945,21 @@ static int shares_complete(part_record **all, size_t n)
     int ok = 1;
 
     if (v == NULL)
-        return fail("out of memory");
+        return message_fail("out of memory");
     memcpy(v, all, n * sizeof *v);
     qsort(v, n, sizeof *v, by_share);
     for (size_t i = 0; i < n && ok; i++) {
         if (i > 0 && v[i]->share == v[i - 1]->share)
-            ok = fail("%s: given twice: also %s", part_name(v[i], a, sizeof a),
+            ok = message_fail("%s: given twice: also %s", part_name(v[i], a, sizeof a),
                       part_name(v[i - 1], b, sizeof b));
         else if (v[i]->share > k)
-            ok = fail("share %" PRIu64 "/%" PRIu64 " is missing (%zu of %" PRIu64
+            ok = message_fail("share %" PRIu64 "/%" PRIu64 " is missing (%zu of %" PRIu64
                       " parts given)", k, shares, n, shares);
         else
             k = v[i]->share + 1;
     }
     if (ok && k <= shares)
-        ok = fail("share %" PRIu64 "/%" PRIu64 " is missing (%zu of %" PRIu64
+        ok = message_fail("share %" PRIu64 "/%" PRIu64 " is missing (%zu of %" PRIu64
                   " parts given)", k, shares, n, shares);
     free(v);
     return ok;
@@ -994,16 +982,16 @@ static int records_cover(part_record **all, size_t n)
         if (r->begin == r->end)
             continue;   /* an empty share: more shares than chunks */
         if (r->begin < next)
-            return fail("%s: overlaps %s (a part given twice?)", part_name(r, a, sizeof a),
+            return message_fail("%s: overlaps %s (a part given twice?)", part_name(r, a, sizeof a),
                         part_name(prev, b, sizeof b));
         if (r->begin > next)
-            return fail("chunks %" PRIu64 "-%" PRIu64 " are missing: no part covers them "
+            return message_fail("chunks %" PRIu64 "-%" PRIu64 " are missing: no part covers them "
                         "(before %s)", next, r->begin - 1, part_name(r, a, sizeof a));
         next = r->end;
         prev = r;
     }
     if (next < chunks)
-        return fail("chunks %" PRIu64 "-%" PRIu64 " are missing: no part covers them "
+        return message_fail("chunks %" PRIu64 "-%" PRIu64 " are missing: no part covers them "
                     "(the object has %" PRIu64 ")", next, chunks - 1, chunks);
     return 1;
 }
@@ -1036,7 +1024,7 @@ static int read_records(OSSL_LIB_CTX *lib, char **files, record_set *s)
     s->per_file = calloc(nfiles, sizeof *s->per_file);
     s->counts = calloc(nfiles, sizeof *s->counts);
     if (s->per_file == NULL || s->counts == NULL)
-        return fail("out of memory");
+        return message_fail("out of memory");
     for (size_t i = 0; i < nfiles; i++) {
         char *text, why[1024];
         size_t len;
@@ -1048,11 +1036,11 @@ static int read_records(OSSL_LIB_CTX *lib, char **files, record_set *s)
         free(text);
         s->files = i + 1;
         if (!ok)
-            return fail("%s", why);
+            return message_fail("%s", why);
         s->n += s->counts[i];
     }
     if ((s->all = malloc(s->n * sizeof *s->all)) == NULL)
-        return fail("out of memory");
+        return message_fail("out of memory");
     for (size_t i = 0; i < nfiles; i++)
         for (size_t j = 0; j < s->counts[i]; j++)
             s->all[at++] = &s->per_file[i][j];
@@ -1068,7 +1056,7 @@ static const family *records_family(const options *o, OSSL_LIB_CTX *lib, record_
     uint8_t cdig[PART_DIGEST];
 
     if (o->nalgs != 1 || (f = family_of(o->alg->name)) == NULL) {
-        fail("--combine: %s is not hashed in parts (only --k12, --kt256, --m14)",
+        message_fail("--combine: %s is not hashed in parts (only --k12, --kt256, --m14)",
              o->alg->name);
         return NULL;
     }
@@ -1109,7 +1097,7 @@ static int final_node(const options *o, const record_set *s, const part_record *
     if (!fed) {
         char why[512];
         openssl_reason(why, sizeof why);
-        fail("%s: the parts' chaining values do not make the tree of a %" PRIu64
+        message_fail("%s: the parts' chaining values do not make the tree of a %" PRIu64
              "-byte object (a part holds too few or too many): %s", head->name,
              length, why);
     }
@@ -1130,7 +1118,7 @@ static int print_combined(const options *o, hasher *h, EVP_MD_CTX *ctx,
     err = print_sum_line(o, h, &name, 1, &src);
     h->md_ctx = held;
     if (err == KSUM_EHASH)
-        fail("%s: the parts' chaining values do not make the tree of a %" PRIu64
+        message_fail("%s: the parts' chaining values do not make the tree of a %" PRIu64
              "-byte object (a part holds too few or too many)", head->name,
              head->length);
     return err == 0;
@@ -1190,19 +1178,19 @@ int parts_main(options *o, OSSL_LIB_CTX *lib)
     int modes = (o->part_share != NULL) + (o->part_range != NULL) + o->combine;
 
     if (modes > 1)
-        return fail("--part, --part-range and --combine exclude each other");
+        return message_fail("--part, --part-range and --combine exclude each other");
     if (o->check || o->recursive || o->files_from != NULL)
-        return fail("%s cannot be used with %s",
+        return message_fail("%s cannot be used with %s",
                     o->combine ? "--combine" : o->part_share ? "--part" : "--part-range",
                     o->check ? "--check" : o->recursive ? "--recursive" : "--files-from");
     if (o->combine)
         return combine(o, lib);
     if (o->files[0] == NULL || o->files[1] != NULL)
-        return fail("%s takes one FILE", o->part_share ? "--part" : "--part-range");
+        return message_fail("%s takes one FILE", o->part_share ? "--part" : "--part-range");
     if (!options_resolve(o, lib))
         return 0;
     if (o->nalgs != 1 || (f = family_of(o->alg->name)) == NULL)
-        return fail("%s: %s is not hashed in parts (only --k12, --kt256, --m14)",
+        return message_fail("%s: %s is not hashed in parts (only --k12, --kt256, --m14)",
                     o->part_share ? "--part" : "--part-range", o->alg->name);
     return write_part(o, lib, f);
 }
