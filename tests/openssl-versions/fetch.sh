@@ -16,23 +16,8 @@ set -uo pipefail
 suite=$1 work=$2 root=$3
 shift 3
 
-fail() {
-  echo "$*"
-  exit 1
-}
-
-# The first Debian archive (not the security one) in the system's sources,
-# deb822 or one-line style.
-system_mirror() {
-  {
-    awk '/^URIs:/ { for (i = 2; i <= NF; i++) print $i }' /etc/apt/sources.list.d/*.sources 2>/dev/null
-    awk '/^deb / { for (i = 2; i <= NF; i++) if ($i ~ /^(https?|ftp|file):/) { print $i; break } }' \
-      /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null
-  } | grep -v -- '-security' | grep -E '/debian/?$' | head -n 1
-}
-
-mirror=${KSUM_DEBIAN_MIRROR:-$(system_mirror)}
-mirror=${mirror:-http://deb.debian.org/debian}
+# fail, system_mirror and $mirror
+. "$(dirname "${BASH_SOURCE[0]}")/../debian-archive.sh"
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 signed=""
 [ -r "$keyring" ] && signed="[signed-by=$keyring] "
