@@ -141,6 +141,7 @@ typedef struct counts {
     unsigned long misformatted, lines_unread;
     unsigned long guessed;  /* of the FAILED, untagged lines checked with the
                                algorithm ksum chose by default */
+    unsigned long guessed_ok;  /* of the OK, the same */
 } counts;
 
 typedef struct checker {
@@ -280,6 +281,7 @@ static void verify(checker *c, const entry *e, hasher *h, counts *n)
         }
     } else if (equal) {
         n->matched++;
+        n->guessed_ok += e->guessed;
         if (!o->status && !o->quiet)
             print_result(c, e, "OK");
     } else {
@@ -549,7 +551,10 @@ static void fate_text(const checker *c, const check_line *l, const line_plan *p,
         snprintf(buf, size, "unsupported algorithm %s", l->tag);
         break;
     case LINE_OTHER_ALGORITHM:
-        asked_tags(c, asked, sizeof asked);
+        if (c->o->alg_given)
+            asked_tags(c, asked, sizeof asked);
+        else    /* -x without a switch: the line's own algorithm as XOF */
+            algorithm_tag(p->alg, 1, asked);
         snprintf(buf, size, "%s line, not checked with %s", l->tag, asked);
         break;
     case LINE_OTHER_LENGTH:
@@ -598,13 +603,14 @@ static void warn_count(const char *file, unsigned long n, const char *one,
                 n == 1 ? one : many);
 }
 
-/* Untagged lines that failed when ksum chose the algorithm: a list of
- * sha256sum or b3sum is not a list of SHA3-256. */
+/* Untagged lines that failed, and none that passed, when ksum chose the
+ * algorithm: a list of sha256sum or b3sum is not a list of SHA3-256 (one
+ * that passed says the list is, and a FAILED is a changed file). */
 static void hint_default(const checker *c, const char *file, const counts *n)
 {
     char tag[ALGORITHM_TAG_MAX];
 
-    if (n->guessed == 0 || c->o->alg_given || c->o->status)
+    if (n->guessed == 0 || n->guessed_ok > 0 || c->o->alg_given || c->o->status)
         return;
     algorithm_tag(c->o->alg, 0, tag);
     fprintf(message_stream(),

@@ -194,6 +194,7 @@ class Model:
         self.limited = limited
         self.keyed = mode == "kmac"
         self.failed_untagged = 0   # in the list being read
+        self.ok_untagged = 0
         self.stdin_left = world[2]
 
     def fate(self, line):
@@ -230,6 +231,7 @@ class Model:
         # a digest of another length than the value's never matches
         want = value(self.world, alg, self.mode, line.name, content)
         if line.digest.hex() == want:
+            self.ok_untagged += line.tag is None
             return OK, None
         self.failed_untagged += line.tag is None
         return FAILED, None
@@ -265,7 +267,7 @@ def summary(label, c, model, lines):
         if model.keyed else plural(c[MISFORMATTED], "line is improperly formatted",
                                    "lines are improperly formatted")
     if formatted == 0:
-        model.failed_untagged = 0
+        model.failed_untagged = model.ok_untagged = 0
         return ([f"ksum: WARNING: {label}: {w}" for w in not_verified] * model.keyed +
                 [f"ksum: {label}: no properly formatted checksum lines found"])
     warnings = (not_verified +
@@ -274,8 +276,9 @@ def summary(label, c, model, lines):
                        "listed files could not be read") +
                 plural(c[FAILED], "computed checksum did NOT match",
                        "computed checksums did NOT match"))
-    out = [f"ksum: {label}: {HINT}"] * (model.mode == "default" and model.failed_untagged > 0)
-    model.failed_untagged = 0
+    out = [f"ksum: {label}: {HINT}"] * (model.mode == "default" and model.failed_untagged > 0
+                                        and model.ok_untagged == 0)
+    model.failed_untagged = model.ok_untagged = 0
     out += [f"ksum: WARNING: {label}: {w}" for w in warnings]
     if model.ignore_missing and formatted == c[IGNORED]:
         out.append(f"ksum: {label}: no file was verified")

@@ -194,6 +194,23 @@ def test_sha256sum_list_names_the_default(files):
     assert code == 1 and "checked as" not in err
 
 
+def test_no_hint_when_an_untagged_line_passed(files):
+    """A SHA3-256 list with one changed file: the FAILED is the file's, not
+    the list's algorithm (adversarial review)."""
+    code, out, err = run(["victim.txt", "other"], cwd=files)
+    (files / "other").write_bytes(b"changed\n")
+    code, out2, err = check(files, [], out.decode())
+    assert code == 1 and out2 == b"victim.txt: OK\nother: FAILED\n"
+    assert "checked as" not in err
+
+
+def test_xof_without_a_switch_names_the_xof(files):
+    code, out, err = run(["--kmac128", "--tag", "victim.txt"], cwd=files)
+    code, out2, err = check(files, ["-x", "-w"], out.decode())
+    assert code == 1
+    assert "1: KMAC128 line, not checked with KMACXOF128" in err
+
+
 def test_line_of_another_algorithm_named(files):
     code, out, err = run(["--sha3-512", "--tag", "victim.txt"], cwd=files)
     code, out2, err = check(files, ["--sha3-256", "-w"], out.decode())
