@@ -721,6 +721,18 @@ static void warn_unapplied(const checker *c)
                     option_name(c->o, bit));
 }
 
+/* A KMAC asked for without a key is checked with the empty key, which
+ * anyone can compute: a forgotten --key-file would let any list pass. */
+static void warn_keyless(const options *o)
+{
+    for (size_t i = 0; !(o->given & TAKES_KEY) && !o->status && i < o->nalgs; i++)
+        if (o->alg_given && (o->facts_of[i].takes & TAKES_KEY)) {
+            fprintf(message_stream(), "ksum: WARNING: no key given: %s lines are checked "
+                    "with the empty key, which anyone can compute\n", o->algs[i]->name);
+            return;
+        }
+}
+
 int check_files(const options *o, OSSL_LIB_CTX *lib)
 {
     checker c;
@@ -748,6 +760,7 @@ int check_files(const options *o, OSSL_LIB_CTX *lib)
     for (char **f = o->files; *f != NULL; f++)
         c.stdin_is_list |= is_standard_input(*f);
     c.stdin_is_tty = isatty(STDIN_FILENO);
+    warn_keyless(o);
     for (char **f = o->files; *f != NULL && !c.stopped; f++)
         ok &= check_one_file(&c, *f);
     if (!c.stopped)

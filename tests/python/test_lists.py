@@ -365,3 +365,14 @@ def test_many_small_files_start_few_threads(tmp_path, thread_counter, switch):
     want = run([switch, "tree/0007", "tree/big"], cwd=tmp_path)[1].splitlines()
     got = [l for l in p.stdout.splitlines() if l.endswith((b"/0007", b"/big"))]
     assert sorted(got) == sorted(want)
+
+
+def test_kmac_check_without_a_key_warns(files):
+    """A forgotten --key-file: the empty key, which anyone can compute
+    (adversarial review)."""
+    code, out, err = run(["--kmac128", "--tag", "victim.txt"], cwd=files)
+    code, out2, err = check(files, ["--kmac128"], out.decode())
+    assert (code, out2) == (0, b"victim.txt: OK\n")
+    assert "WARNING: no key given: KMAC128 lines are checked with the empty key" in err
+    code, out2, err = check(files, ["--kmac128", "--status"], out.decode())
+    assert (code, err) == (0, "")
