@@ -40,6 +40,10 @@ typedef struct input {
 #define INPUT_SIZE ((size_t)1 << 20)
 #define INPUT_SIZE_READ_AHEAD ((size_t)4 << 20)
 #define INPUT_ALIGN ((size_t)2 << 20)
+#define INPUT_ALIGN_SMALL ((size_t)4096)
+
+/* A buffer to read into, page aligned (freed with free()), or NULL. */
+uint8_t *input_buffer_new(size_t size);
 
 int input_init(input *in, int read_ahead);
 void input_free(input *in);

@@ -299,7 +299,7 @@ static int write_cvs(writer *w, OSSL_LIB_CTX *lib, const options *o, const famil
     EVP_MD *md = EVP_MD_fetch(lib, f->cv, PROPS);
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
     size_t bufsize = (size_t)SEGMENT_CHUNKS * PART_CHUNK;
-    uint8_t *buf = malloc(READ_PIECE);
+    uint8_t *buf = input_buffer_new(READ_PIECE);
     uint8_t *cvs = malloc((size_t)KSUMPROV_PART_MAX_CHUNKS * f->cv_len);
     /* a segment's "cv" lines, written (and digested) at once */
     size_t line_len = 3 + BASE64_LENGTH(f->cv_len) + 1;

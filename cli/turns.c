@@ -27,7 +27,7 @@ int turns_open(turns *t, OSSL_LIB_CTX *lib, const options *o,
     t->turn = turn;
     t->hungry = 1;   /* the pool counts every worker hungry at first */
     t->hs = calloc(nslots * n, sizeof *t->hs);
-    t->buf = malloc(turn);
+    t->buf = input_buffer_new(turn);
     if (t->hs == NULL || t->buf == NULL) {
         fprintf(message_stream(), "ksum: out of memory\n");
         return 0;
