@@ -97,6 +97,10 @@ typedef struct ksum_alg {
 
 extern const ksum_alg ksum_algs[KSUM_ALG_COUNT];
 
+/* The OpenSSL library running is at least major.minor (a module links the
+ * libcrypto of the process that loads it, so this is the core's version). */
+int ksum_openssl_at_least(unsigned major, unsigned minor);
+
 /* The default output length of alg under the running OpenSSL; SIZE_MAX
  * when there is none. */
 size_t ksum_alg_outlen(const ksum_alg *alg);

@@ -7,6 +7,8 @@
 #include <openssl/core_names.h>
 #include <openssl/params.h>
 
+#include "digests.h"
+
 #include "context.h"
 
 #ifndef OSSL_FUNC_DIGEST_SQUEEZE

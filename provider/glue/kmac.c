@@ -8,6 +8,8 @@
 #include <openssl/core_names.h>
 #include <openssl/params.h>
 
+#include "kmac.h"
+
 #include "context.h"
 
 static OSSL_FUNC_mac_dupctx_fn mac_dup;

@@ -55,10 +55,6 @@ void ksum_raise(const ksum_provctx *prov, const char *file, int line,
 #define KSUM_RAISE(prov, reason, ...) \
     ksum_raise((prov), __FILE__, __LINE__, __func__, (reason), __VA_ARGS__)
 
-/* The OpenSSL library running is at least major.minor (a module links the
- * libcrypto of the process that loads it, so this is the core's version). */
-int ksum_openssl_at_least(unsigned major, unsigned minor);
-
 /* Builds and frees every algorithm's parameter lists, kept in prov because
  * OpenSSL holds on to them, and notes each default output length; build
  * returns 0 on no memory. */
@@ -76,9 +72,5 @@ static inline const OSSL_PARAM *ksum_gettable(const ksum_provctx *prov,
 {
     return prov->gettable[alg->index];
 }
-
-/* The algorithm tables served by query_operation. */
-extern const OSSL_ALGORITHM ksum_digests[];
-extern const OSSL_ALGORITHM ksum_macs[];
 
 #endif

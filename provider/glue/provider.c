@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "../permutation/keccak_p.h"
+#include "digests.h"
+#include "kmac.h"
 #include "prov.h"
 
 #ifndef KSUM_VERSION
@@ -29,25 +31,6 @@ void ksum_raise(const ksum_provctx *prov, const char *file, int line,
     va_start(ap, fmt);
     prov->vset_error(prov->handle, (uint32_t)reason, fmt, ap);
     va_end(ap);
-}
-
-int ksum_openssl_at_least(unsigned major, unsigned minor)
-{
-    unsigned have_major = OPENSSL_version_major();
-
-    return have_major > major ||
-           (have_major == major && OPENSSL_version_minor() >= minor);
-}
-
-const ksum_alg ksum_algs[KSUM_ALG_COUNT] = {
-    KSUM_DIGESTS(KSUM_ALG_ROW) KSUM_MACS(KSUM_ALG_ROW)
-};
-
-size_t ksum_alg_outlen(const ksum_alg *alg)
-{
-    if (!ksum_openssl_at_least(alg->openssl_major, alg->openssl_minor))
-        return alg->mode->outlen;
-    return alg->openssl_outlen == NO_DEFAULT ? SIZE_MAX : alg->openssl_outlen;
 }
 
 static OSSL_FUNC_provider_gettable_params_fn provider_gettable_params;
