@@ -90,6 +90,7 @@ static int start(turns *t, in_flight *f, const char *path, int nofollow,
 {
     memset(&f->r, 0, sizeof f->r);
     f->ended = 0;
+    f->started = 0;
     /* Regular files only, opened without waiting: something that is no
      * longer a regular file goes back to the pool, which decides. */
     f->r.err = open_named(path, 1, nofollow, &f->fd, &f->before);
@@ -134,11 +135,18 @@ static size_t fill(turns *t, const turns_source *src, size_t active)
     return active;
 }
 
+/* A file's first turn is short: K12 batches only its first 8 KiB chunk
+ * and flushes when the input goes past it, so every file in flight must
+ * have that chunk pending before any goes on, for the flush to pair them
+ * (ksumprov's batch.h); a short first turn costs the others nothing. */
+#define FIRST_TURN ((size_t)8192)
+
 /* One turn of f: the next bytes of its file to every context. */
 static void feed(turns *t, in_flight *f)
 {
     int err;
-    size_t n = read_full(f->fd, t->buf, t->turn, &err);
+    size_t want = !f->started && t->turn > FIRST_TURN ? FIRST_TURN : t->turn;
+    size_t n = read_full(f->fd, t->buf, want, &err);
 
     file_progress_add(f->progress, n);
     for (size_t k = 0; n > 0 && k < t->nalgs; k++)
@@ -148,7 +156,8 @@ static void feed(turns *t, in_flight *f)
         }
     if (f->r.err == 0)
         f->r.err = err;
-    f->ended = f->r.err != 0 || n < t->turn;
+    f->ended = f->r.err != 0 || n < want;
+    f->started = 1;
 }
 
 static void drop_all(turns *t)

@@ -60,6 +60,7 @@ typedef struct in_flight {
     file_result r;
     file_progress *progress;
     int ended;
+    int started;             /* its first turn was fed */
 } in_flight;
 
 typedef struct turns {

@@ -103,10 +103,13 @@ extern "C" {
 #define KSUM_PARAM_LANES "lanes"
 
 /* Batch (uint64, default 0: none).  SHA3, SHAKE, RawSHAKE, Keccak,
- * TurboSHAKE, cSHAKE and KMAC contexts of one provider instance (one library
- * context's ksumprov) that set the same non-zero id form a group, whose
- * messages are absorbed together, as many at a time as the backend has
- * lanes (KSUM_PARAM_LANES: four with AVX2, eight with AVX-512).  The id is
+ * TurboSHAKE, cSHAKE, KMAC, KT128, KT256 and M14 contexts of one provider
+ * instance (one library context's ksumprov) that set the same non-zero id
+ * form a group, whose messages are absorbed together, as many at a time
+ * as the backend has lanes (KSUM_PARAM_LANES: four with AVX2, eight with
+ * AVX-512).  Of a K12-family message only its first 8 KiB chunk (all of a
+ * short message) is batched: the rest are the tree's leaves, which go
+ * side by side anyway.  The id is
  * the application's choice (ksum: one per worker thread); contexts of one
  * group may be used on different threads at once.  The group's lock is
  * held only to take work out and hand it back, never while permuting: a

@@ -263,8 +263,14 @@ int ksum_ctx_update(ksum_ctx *c, const unsigned char *in, size_t len)
     if (!absorbing(c, "update"))
         return 0;
     if (c->batch != NULL) {
-        batch_absorb(c->batch, in, len);
-        return 1;
+        size_t n = ops_of(c)->lane_take ? ops_of(c)->lane_take(c->state, len) : len;
+        if (n > 0)
+            batch_absorb(c->batch, in, n);
+        if (n == len)
+            return 1;
+        batch_flush(c->batch); /* the mode's own absorb may touch the lane */
+        in += n;
+        len -= n;
     }
     if (!ops_of(c)->absorb(c->state, in, len)) {
         if (c->alg->mode->takes & MODE_PARTS)

@@ -52,9 +52,11 @@ static sponge *lane(void *st)
 }
 
 static const mode_ops cshake_ops = {sizeof(sponge), cshake_start, absorb,
-                                    cshake_finish, squeeze, NULL, NULL, lane, NULL};
+                                    cshake_finish, squeeze, NULL, NULL, lane, NULL,
+                                    NULL};
 static const mode_ops kmac_ops = {sizeof(sponge), kmac_start, absorb,
-                                  kmac_finish_op, squeeze, NULL, NULL, lane, NULL};
+                                  kmac_finish_op, squeeze, NULL, NULL, lane, NULL,
+                                  NULL};
 
 #define RATE(strength) (200 - (strength) / 4)
 #define CSHAKE(strength)                                                     \

@@ -35,7 +35,7 @@ static sponge *lane(void *st)
 }
 
 static const mode_ops sponge_ops = {sizeof(sponge), start, absorb, finish,
-                                    squeeze, NULL, NULL, lane, NULL};
+                                    squeeze, NULL, NULL, lane, NULL, NULL};
 
 /* Fixed-length functions: capacity twice the digest bits. */
 #define FIXED(bits, dom)                                                     \

@@ -139,13 +139,32 @@ static void attach_workers(void *st, worker_pool *pool, unsigned threads)
     tree_leaves_set_workers(&((kangaroo *)st)->leaves, pool, threads);
 }
 
+/* The final node's sponge: the first chunk goes into it unchanged, and a
+ * short message is nothing else, so small files batch (several absorbing
+ * through the n-way kernel) as the sequential modes do. */
+static sponge *lane(void *st)
+{
+    return &((kangaroo *)st)->final;
+}
+
+static size_t lane_take(void *st, size_t len)
+{
+    kangaroo *k = st;
+    size_t room = KANGAROO_CHUNK - k->first;
+    size_t take = len < room ? len : room;
+
+    k->first += take;
+    return take;
+}
+
 static const mode_ops kangaroo_ops = {sizeof(kangaroo), start, absorb, finish,
-                                      squeeze, attach_workers, NULL, NULL, NULL};
+                                      squeeze, attach_workers, NULL, lane, NULL,
+                                      lane_take};
 
 #define KANGAROO(p, tree, strength, outlen) KANGAROO_(p, strength, outlen, tree)
 #define KANGAROO_(p, strength, outlen, rate, rounds, cv)                     \
     {&kangaroo_ops, rate, rounds, DOMAIN_SINGLE, strength, outlen,           \
-     MODE_OUTLEN | MODE_CUSTOM | MODE_THREADS, &(p)}
+     MODE_OUTLEN | MODE_CUSTOM | MODE_THREADS | MODE_BATCH, &(p)}
 
 const mode_desc mode_kt128 = KANGAROO(kangaroo_kt128, KT128_TREE, 128, 16);
 const mode_desc mode_kt256 = KANGAROO(kangaroo_kt256, KT256_TREE, 256, 64);

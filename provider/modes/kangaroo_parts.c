@@ -162,7 +162,7 @@ static void cv_attach_workers(void *st, worker_pool *pool, unsigned threads)
 
 static const mode_ops cv_ops = {sizeof(cv_part), cv_start, cv_absorb, cv_finish,
                                 cv_squeeze, cv_attach_workers, NULL, NULL,
-                                cv_count};
+                                cv_count, NULL};
 
 /* ---- the final node from S_0's share of M and the CVs ---- */
 
@@ -256,7 +256,7 @@ static void final_squeeze(void *st, uint8_t *out, size_t len)
 
 static const mode_ops final_ops = {sizeof(final_part), final_start, final_absorb,
                                    final_finish, final_squeeze, NULL, NULL, NULL,
-                                   NULL};
+                                   NULL, NULL};
 
 /* ---- descriptions ---- */
 

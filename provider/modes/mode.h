@@ -88,6 +88,13 @@ typedef struct mode_ops {
      * input ends where it is now (its output is that many times cv bytes,
      * nothing else).  NULL otherwise. */
     uint64_t (*cv_count)(const void *st, const mode_params *p);
+    /* MODE_BATCH where only a prefix of the message goes into lane(st)
+     * unchanged (K12's first chunk, the whole message when it is short):
+     * of the next len bytes, the first n (returned, at most len) are
+     * counted as absorbed, and their owner puts them into lane(st) itself,
+     * through a batch; the rest go to absorb once the lane holds them.
+     * NULL: every byte goes into lane(st) unchanged. */
+    size_t (*lane_take)(void *st, size_t len);
 } mode_ops;
 
 struct mode_desc {

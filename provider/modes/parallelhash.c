@@ -60,7 +60,7 @@ static void attach_workers(void *st, worker_pool *pool, unsigned threads)
 
 static const mode_ops parallelhash_ops = {sizeof(parallelhash), start, absorb,
                                           finish, squeeze, attach_workers, NULL,
-                                          NULL, NULL};
+                                          NULL, NULL, NULL};
 
 #define PARALLELHASH(strength)                                               \
     {&parallelhash_ops, 200 - (strength) / 4, 24, 0x04, strength,            \

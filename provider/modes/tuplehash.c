@@ -82,7 +82,8 @@ static void squeeze(void *st, uint8_t *out, size_t len)
 }
 
 static const mode_ops tuplehash_ops = {sizeof(tuplehash), start, absorb,
-                                       finish, squeeze, NULL, announce, NULL, NULL};
+                                       finish, squeeze, NULL, announce, NULL, NULL,
+                                       NULL};
 
 /* Default output as OpenSSL's: 2 * strength bits. */
 #define TUPLEHASH(strength)                                                  \

@@ -219,8 +219,11 @@ def test_every_init_names_the_workers_group(init_shim, tree, alg):
     assert set(batch_ids(init_shim, d, alg + ["--threads", "1"], names)) <= {0, 1}
     for env in ({"KSUM_BATCH": "0"}, {"KSUM_SIMD": "portable"}, {"KSUM_SIMD": "bmi2"}):
         assert set(batch_ids(init_shim, d, alg + ["--threads", "2"], names, **env)) == {0}
-    # K12 hashes one file on several threads: never batched
-    assert set(batch_ids(init_shim, d, ["--k12"], names)) == {0}
+    # K12 batches the first chunks of several files (issue 18, item 4), as
+    # the sequential algorithms batch whole files; one file goes to its
+    # tree's threads, never to a group
+    assert sorted(set(batch_ids(init_shim, d, ["--k12", "--threads", "2"], names)) - {0}) == [1, 2]
+    assert set(batch_ids(init_shim, d, ["--k12"], names[:1])) == {0}
 
 
 def test_two_files_on_two_threads_are_not_batched_on_one(init_shim, tree):
