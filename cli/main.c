@@ -114,27 +114,33 @@ static int hash_one(const options *o, hasher_set *s, input *in, named *n,
 static int hash_files_in_turn(const options *o, OSSL_LIB_CTX *lib,
                               name_source *names, unsigned threads, progress *pg)
 {
-    hasher_set s;
+    /* on the heap: 16 KiB, on a main stack that may not grow (ulimit -s) */
+    hasher_set *s = calloc(1, sizeof *s);
     input in;
     named n;
     file_progress read_so_far;
     int ok = 1;
 
-    if (!hasher_set_open(&s, lib, o)) {
-        hasher_set_close(&s);
+    if (s == NULL || !hasher_set_open(s, lib, o)) {
+        if (s == NULL)
+            fprintf(message_stream(), "ksum: out of memory\n");
+        else
+            hasher_set_close(s);
+        free(s);
         return 0;
     }
     if (!input_init(&in, threads > 1)) {
         fprintf(message_stream(), "ksum: out of memory\n");
         input_free(&in);
-        hasher_set_close(&s);
+        hasher_set_close(s);
+        free(s);
         return 0;
     }
     in.progress = &read_so_far;
     /* A file that cannot be read does not stop the others; a failed write
      * stops everything. */
     while (names_next(names, &n)) {
-        int err = hash_one(o, &s, &in, &n, pg, &ok);
+        int err = hash_one(o, s, &in, &n, pg, &ok);
         named_free(&n);
         if (err == KSUM_EWRITE) {
             ok = 0;
@@ -142,7 +148,8 @@ static int hash_files_in_turn(const options *o, OSSL_LIB_CTX *lib,
         }
     }
     input_free(&in);
-    hasher_set_close(&s);
+    hasher_set_close(s);
+    free(s);
     return ok;
 }
 
@@ -244,10 +251,16 @@ static void __attribute__((noinline)) reserve_stack(void)
     size_t size = (size_t)128 << 10;
     volatile unsigned char *room;
 
-    /* Never more than half of what the stack may grow to (ulimit -s). */
-    if (getrlimit(RLIMIT_STACK, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY &&
-        lim.rlim_cur / 2 < size)
-        size = (size_t)(lim.rlim_cur / 2);
+    /* Never more than a quarter of what the stack may grow to (ulimit -s),
+     * and nothing under a small one: the arguments and the environment
+     * count against it, and ksum needs only a few KiB of it (openssl dgst
+     * runs at 16 KiB; reserving half of that ran out). */
+    if (getrlimit(RLIMIT_STACK, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY) {
+        if (lim.rlim_cur < ((rlim_t)256 << 10))
+            return;
+        if (lim.rlim_cur / 4 < size)
+            size = (size_t)(lim.rlim_cur / 4);
+    }
     room = alloca(size);
     for (size_t i = size; i >= 4096; i -= 4096)
         room[i - 4096] = 0;     /* from the top down, as a stack grows */
