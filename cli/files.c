@@ -52,13 +52,9 @@ void file_progress_add(file_progress *p, size_t n)
         atomic_fetch_add_explicit(&p->done, n, memory_order_relaxed);
 }
 
-int input_init(input *in, int read_ahead)
+static int buffers_new(input *in, int read_ahead)
 {
     in->read_ahead = read_ahead;
-    in->regular_only = 0;
-    in->nofollow = 0;
-    in->progress = NULL;
-    in->spill_errno = 0;
     in->size = read_ahead ? INPUT_SIZE_READ_AHEAD : INPUT_SIZE;
     for (int i = 0; i < INPUT_BUFFERS; i++)
         in->buf[i] = i == 0 || read_ahead ? input_buffer_new(in->size) : NULL;
@@ -66,6 +62,20 @@ int input_init(input *in, int read_ahead)
         if (in->buf[i] == NULL)
             return 0;
     return 1;
+}
+
+int input_init(input *in, int read_ahead)
+{
+    in->regular_only = 0;
+    in->nofollow = 0;
+    in->progress = NULL;
+    in->spill_errno = 0;
+    if (buffers_new(in, read_ahead))
+        return 1;
+    /* Reading ahead is only speed: without room for its 16 MiB (ulimit -v),
+     * one buffer read in turn with the hashing. */
+    input_free(in);
+    return read_ahead && buffers_new(in, 0);
 }
 
 void input_free(input *in)

@@ -272,6 +272,20 @@ def test_a_small_stack_limit(tmp_path, args):
         assert (p.returncode, p.stdout) == (0, want[1]), p.stderr.decode()
 
 
+@pytest.mark.skipif(SANITIZED, reason="address-space limits do not work under the sanitizers")
+@pytest.mark.parametrize("switch", ["--k12", "--sha3-256"])
+def test_one_file_without_room_to_read_ahead(tmp_path, switch):
+    """ulimit -v 20000: the read-ahead buffers (16 MiB) do not fit; reading
+    ahead is only speed, so one buffer does (it said out of memory)."""
+    (tmp_path / "big").write_bytes(random.Random(9).randbytes(12 << 20))
+    want = run([switch, "big"], cwd=tmp_path)
+    p = subprocess.run([KSUM, switch, "big"], cwd=tmp_path, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=60,
+                       preexec_fn=lambda: resource.setrlimit(
+                           resource.RLIMIT_AS, (20000 << 10, 20000 << 10)))
+    assert (p.returncode, p.stdout) == (0, want[1]), p.stderr.decode()
+
+
 # ---- 6. files whose size is unknown ----
 
 @pytest.mark.parametrize("switch", ["--tuplehash128", "--tuplehash256"])
