@@ -1040,6 +1040,7 @@ typedef struct record_work {
     record_file *files;
     size_t nfiles;
     atomic_size_t next;
+    atomic_size_t first_bad;   /* the first file that failed; nfiles: none */
 } record_work;
 
 static void read_record_file(record_work *w, size_t i)
@@ -1060,9 +1061,30 @@ static void *record_worker(void *arg)
     record_work *w = arg;
     size_t i;
 
-    while ((i = atomic_fetch_add(&w->next, 1)) < w->nfiles)
+    /* nothing after a failure is read: it may be a FIFO that never ends */
+    while ((i = atomic_fetch_add(&w->next, 1)) < w->nfiles &&
+           i < atomic_load(&w->first_bad)) {
         read_record_file(w, i);
+        if (w->files[i].err != 0 || !w->files[i].parsed) {
+            size_t bad = atomic_load(&w->first_bad);
+            while (i < bad && !atomic_compare_exchange_weak(&w->first_bad, &bad, i))
+                ;
+        }
+    }
     return NULL;
+}
+
+/* Two threads only when every name is a regular file: standard input
+ * named twice, or a FIFO, must be read once, in order. */
+static int all_regular(const record_work *w)
+{
+    struct stat st;
+
+    for (size_t i = 0; i < w->nfiles; i++)
+        if (strcmp(w->files[i].name, "-") == 0 || stat(w->files[i].name, &st) != 0 ||
+            !S_ISREG(st.st_mode))
+            return 0;
+    return 1;
 }
 
 /* Every file's records, two files at a time (checking a record is hashing
@@ -1071,13 +1093,16 @@ static void *record_worker(void *arg)
 static int read_all_files(record_work *w, unsigned threads)
 {
     pthread_t helper;
-    int helped = threads > 1 && w->nfiles > 1 && thread_start(&helper, record_worker, w) == 0;
+    int helped = threads > 1 && w->nfiles > 1 && all_regular(w) &&
+                 thread_start(&helper, record_worker, w) == 0;
+    size_t bad;
 
     record_worker(w);
     if (helped)
         pthread_join(helper, NULL);
     w->s->files = w->nfiles;
-    for (size_t i = 0; i < w->nfiles; i++) {
+    bad = atomic_load(&w->first_bad);
+    for (size_t i = 0; i <= bad && i < w->nfiles; i++) {
         if (w->files[i].err != 0) {
             report_error(w->files[i].name, w->files[i].err, NULL);
             return 0;
@@ -1091,13 +1116,14 @@ static int read_all_files(record_work *w, unsigned threads)
 
 static int read_records(OSSL_LIB_CTX *lib, char **files, unsigned threads, record_set *s)
 {
-    record_work w = {lib, s, NULL, 0, 0};
+    record_work w = {lib, s, NULL, 0, 0, 0};
     size_t at = 0;
     int ok;
 
     memset(s, 0, sizeof *s);
     while (files[w.nfiles] != NULL)
         w.nfiles++;
+    atomic_store(&w.first_bad, w.nfiles);
     s->per_file = calloc(w.nfiles, sizeof *s->per_file);
     s->counts = calloc(w.nfiles, sizeof *s->counts);
     w.files = calloc(w.nfiles, sizeof *w.files);
