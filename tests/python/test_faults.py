@@ -76,6 +76,63 @@ def test_file_changing_while_read_is_an_error(three, mode, args):
     assert len(out.decode().splitlines()) == 2
 
 
+# Every path that feeds a file (one at a time, a worker's files in turns,
+# batched or not, a tuple's elements, check mode's workers and its printing
+# thread) goes through the one feeding function, which judges the end once.
+ROADS = {"one at a time": (["--threads", "1"], {"KSUM_BATCH": "0"}),
+         "batched on one thread": (["--threads", "1"], {}),
+         "workers": (["--threads", "2"], {}),
+         "workers unbatched": (["--threads", "2"], {"KSUM_BATCH": "0"})}
+
+
+@needs_shim
+@pytest.mark.parametrize("mode", ["truncate", "grow", "eio"])
+@pytest.mark.parametrize("road", sorted(ROADS))
+def test_every_road_judges_a_file_that_changes(three, mode, road):
+    d, a, bad, c = three
+    args, env = ROADS[road]
+    reason = "Input/output error" if mode == "eio" else "file changed while it was read"
+    code, out, err = run(args + ["a", "bad", "c"], cwd=d,
+                         env=dict(faulty(d, mode, MiB + 7), **env))
+    assert (code, err) == (1, f"ksum: bad: {reason}\n")
+    assert out.decode().splitlines() == run(["a", "c"], cwd=d)[1].decode().splitlines()
+    (d / "bad").write_bytes(bad)
+
+
+@needs_shim
+@pytest.mark.parametrize("mode", ["truncate", "grow", "eio"])
+@pytest.mark.parametrize("road", sorted(ROADS))
+def test_check_mode_judges_a_file_that_changes_on_every_road(three, mode, road):
+    d, a, bad, c = three
+    args, env = ROADS[road]
+    reason = "Input/output error" if mode == "eio" else "file changed while it was read"
+    (d / "sums").write_text(f"{sha3(a)}  a\n{sha3(bad)}  bad\n{sha3(c)}  c\n")
+    code, out, err = run(args + ["-c", "sums"], cwd=d, env=dict(faulty(d, mode, MiB + 7), **env))
+    assert code == 1
+    assert out.decode() == "a: OK\nbad: FAILED open or read\nc: OK\n"
+    assert err.splitlines() == [f"ksum: bad: {reason}",
+                                "ksum: WARNING: sums: 1 listed file could not be read"]
+    (d / "bad").write_bytes(bad)
+
+
+@needs_shim
+@pytest.mark.parametrize("mode", ["truncate", "grow", "eio"])
+def test_a_tuple_element_that_changes(three, mode):
+    """An element's length is announced before its bytes: more or fewer
+    than that is a changed file, never a digest."""
+    d, a, bad, c = three
+    reason = "Input/output error" if mode == "eio" else "file changed while it was read"
+    code, out, err = run(["--tuplehash128", "a", "bad", "c"], cwd=d,
+                         env=faulty(d, mode, MiB + 7))
+    assert (code, out, err) == (1, b"", f"ksum: bad: {reason}\n")
+    (d / "bad").write_bytes(bad)
+    want = run(["--tuplehash128", "a", "bad", "c"], cwd=d)[1]
+    with open(d / "bad", "rb") as f:
+        p = subprocess.run([KSUM, "--tuplehash128", "a", "-", "c"], cwd=d, stdin=f,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    assert p.stdout.split()[0] == want.split()[0]
+
+
 def test_fifo_is_read_like_a_file(tmp_path):
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
