@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "encoding.h"
+#include "feed.h"
 #include "files.h"
 #include "hasher.h"
 #include "messages.h"
@@ -246,7 +247,7 @@ static int compare_file(checker *c, const entry *e, hasher *h, int *equal,
                         const char **failed)
 {
     int stream = hasher_streams(h), err;
-    uint8_t *sum;
+    uint8_t *sum, *no_sum = NULL;
 
     *failed = e->names[0];
     if ((err = stdin_refused(c, e)) != 0)
@@ -256,7 +257,7 @@ static int compare_file(checker *c, const entry *e, hasher *h, int *equal,
     if (h->facts.takes & TAKES_ELEMENTS)
         err = hash_tuple(h, e->names, e->n, &c->in, stream ? NULL : sum, failed);
     else
-        err = hash_path(h, e->names[0], &c->in, stream ? NULL : sum);
+        err = feed_path(&h, 1, e->names[0], &c->in, stream ? &no_sum : &sum);
     if (err == 0 && stream && !bytes_equal_streamed(e->want, h, equal))
         err = KSUM_EHASH;
     else if (err == 0 && !stream)

@@ -2,23 +2,20 @@
 #define _GNU_SOURCE
 #include "concurrent.h"
 
-#include <errno.h>
 #include <openssl/err.h>
-#include <sched.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "files.h"
 #include "hasher.h"
-#include "output.h"
-#include "progress.h"
-#include "turns.h"
-#include "walk.h"
-
 #include "ksumprov.h"
+#include "messages.h"
+#include "progress.h"
 #include "thread.h"
+#include "turns.h"
 
 /* Workers hash files, the printing thread streams: --threads is capped at
  * the provider's own thread cap. */
@@ -33,26 +30,94 @@ unsigned ksum_cpu_count(void)
     return 1;
 }
 
-/* One name in the window: produced by the walk, hashed by a worker (a
- * regular file) or by the printing thread (the rest), printed in order. */
+/* ---- the road's choice ---- */
+
+/* A batching worker feeds its files in turns of BATCH_TURN bytes, the
+ * bound under which the members of a group pair (ksumprov.h); the others
+ * read big pieces.  KSUM_BATCH=0 turns batching off, for benchmarks and
+ * debugging. */
+#define BATCH_TURN (KSUMPROV_BATCH_PENDING < 65536 ? KSUMPROV_BATCH_PENDING : 65536)
+/* The most memory all workers' contexts may hold back when batching. */
+#define BATCH_MEMORY_MAX ((size_t)64 << 20)
+
+/* The files a worker keeps in flight when batching pays: the lanes of
+ * the provider's backend, asked of a context of the first algorithm (with
+ * one lane, batching costs a copy and gains nothing); else 0. */
+static unsigned batching_lanes(const options *o, OSSL_LIB_CTX *lib, unsigned workers)
+{
+    const char *env = getenv("KSUM_BATCH");
+    hasher probe;
+    unsigned lanes = 0;
+
+    if (env != NULL && strcmp(env, "0") == 0)
+        return 0;
+    for (size_t k = 0; k < o->nalgs; k++)
+        if (!(o->facts_of[k].takes & TAKES_BATCH))
+            return 0;
+    if (hasher_open(&probe, lib, o->algs[0], o) && hasher_begin(&probe))
+        lanes = hasher_lanes(&probe);
+    hasher_close(&probe);
+    ERR_clear_error();
+    if (lanes < 2)
+        return 0;
+    if (lanes > TURNS_MAX)
+        lanes = TURNS_MAX;
+    if ((size_t)workers * lanes * o->nalgs * KSUMPROV_BATCH_PENDING > BATCH_MEMORY_MAX)
+        return 0;
+    return lanes;
+}
+
+void road_choose(road *r, const options *o, OSSL_LIB_CTX *lib, int several, int held)
+{
+    unsigned threads = o->threads ? o->threads : ksum_cpu_count();
+    unsigned descriptors = descriptors_free(), lanes = 0, workers = threads;
+
+    if (workers > MAX_WORKERS)
+        workers = MAX_WORKERS;
+    /* Each file in flight holds a descriptor: a low limit means fewer. */
+    if (workers > descriptors)
+        workers = descriptors;
+    if (several && held)
+        lanes = batching_lanes(o, lib, workers);
+    if (!several || !held || (workers == 1 && lanes == 0))
+        workers = 0;
+    r->workers = workers;
+    r->batched = lanes > 0;
+    r->in_flight = lanes > 0 ? lanes : 1;
+    if (workers > 0 && r->in_flight > descriptors / workers)
+        r->in_flight = descriptors / workers > 0 ? descriptors / workers : 1;
+    r->read_ahead = workers == 0 && threads > 1;
+}
+
+/* ---- the window ---- */
+
+/* One item in the window: produced by the client, hashed by a worker when
+ * it names a file for one, printed in order. */
 typedef struct entry {
-    named n;
+    file_job job;       /* job.path NULL: nothing for a worker */
     int done;           /* a worker published r */
     file_result r;
     file_progress progress;
+    size_t weight;      /* the bytes its item and result hold */
 } entry;
 
-/* The names come from a generator (operands, a list, a walk), produced by
- * whichever thread needs the next one; workers take regular files in
- * order, at most `window` ahead of the printing, so memory stays bounded
- * however many files there are. */
+/* The items are produced by whichever thread needs the next one; workers
+ * take their files in order, at most `window` ahead of the printing and
+ * holding at most WINDOW_BYTES_MAX (long names or digests), unless that
+ * would leave a worker without a file: memory stays bounded however many
+ * items there are. */
+#define WINDOW_BYTES_MAX ((size_t)16 << 20)
+
 typedef struct pool {
-    name_source *names;
+    const road_client *c;
     entry *ring;                /* window entries: entry i at i % window */
-    size_t window;
+    unsigned char *items;       /* their items, item_size bytes each */
+    size_t window, least;       /* least: enough for every worker's files */
     size_t produced, next, printed;
-    int producing, ended;       /* in the generator; it has no more */
+    size_t held;                /* the weight of the entries in the window */
+    int producing, ended;       /* in the client's next; it has no more */
     int stop;                   /* standard output failed */
+    unsigned workers;           /* started */
     /* Workers with no file yet, or none left in flight: until they have
      * one, the others take no second file (two big files on two threads
      * are hashed one per thread, not batched on one). */
@@ -62,37 +127,48 @@ typedef struct pool {
     pthread_cond_t done, room;  /* for the printing thread; for workers */
 } pool;
 
-/* A worker thread's files in flight; the printing thread's hashers and
- * buffer, for streams. */
-typedef struct worker {
-    pool *p;
-    turns t;
-    hasher_set set;
-    input in;
-} worker;
-
 static entry *at(pool *p, size_t i)
 {
     return &p->ring[i % p->window];
 }
 
-/* Calls the generator for one more entry, the mutex released meanwhile
- * (it reads directories).  Only one thread at a time; the caller holds
- * the mutex and has checked that there is room. */
+static void *item_at(pool *p, size_t i)
+{
+    return p->items + (i % p->window) * p->c->item_size;
+}
+
+static int can_produce(const pool *p)
+{
+    size_t ahead = p->produced - p->printed;
+
+    return !p->producing && !p->ended && ahead < p->window &&
+           (p->held < WINDOW_BYTES_MAX || ahead < p->least);
+}
+
+/* Calls the client for one more item, the mutex released meanwhile (it
+ * reads directories and check files).  Only one thread at a time; the
+ * caller holds the mutex and has checked that there is room, so that the
+ * item's place is free. */
 static void produce(pool *p)
 {
-    named n;
+    void *item = item_at(p, p->produced);
+    file_job job = {0};
+    size_t weight = 0;
     int got;
 
     p->producing = 1;
     pthread_mutex_unlock(&p->mu);
-    got = names_next(p->names, &n);
+    memset(item, 0, p->c->item_size);
+    got = p->c->next(p->c->ctx, item, &job, &weight);
     pthread_mutex_lock(&p->mu);
     p->producing = 0;
     if (got) {
         entry *e = at(p, p->produced++);
         memset(e, 0, sizeof *e);
-        e->n = n;
+        e->job = job;
+        e->job.progress = &e->progress;
+        e->weight = weight;
+        p->held += weight;
         file_progress_start(&e->progress, NULL);
     } else {
         p->ended = 1;
@@ -101,24 +177,20 @@ static void produce(pool *p)
     pthread_cond_broadcast(&p->room);
 }
 
-static int can_produce(const pool *p)
-{
-    return !p->producing && !p->ended && p->produced < p->printed + p->window;
-}
+/* ---- the workers ---- */
 
-/* Only regular files go to the workers.  "-", pipes, terminals, devices,
- * /dev/stdin or /proc/self/fd/0 may be one stream under several names,
- * which two threads would split between them: the printing thread reads
- * those itself, one after the other in order. */
-static int take_file(void *ctx, int wait, size_t *index, const char **path,
-                     int *nofollow, file_progress **progress)
+/* Only regular files go to the workers, as the client says.  "-", pipes,
+ * terminals, devices, /dev/stdin or /proc/self/fd/0 may be one stream
+ * under several names, which two threads would split between them: the
+ * printing thread reads those itself, one after the other in order. */
+static int take_file(void *ctx, int wait, size_t *index, file_job *job)
 {
     pool *p = ctx;
     int have = 0;
 
     pthread_mutex_lock(&p->mu);
     while (!p->stop && (wait || p->hungry == 0)) {
-        while (p->next < p->produced && at(p, p->next)->n.kind != NAME_FILE)
+        while (p->next < p->produced && at(p, p->next)->job.path == NULL)
             p->next++;
         if (p->next < p->produced) {
             *index = p->next++;
@@ -133,9 +205,7 @@ static int take_file(void *ctx, int wait, size_t *index, const char **path,
             pthread_cond_wait(&p->room, &p->mu);
     }
     if (have) {
-        *path = at(p, *index)->n.path;
-        *nofollow = at(p, *index)->n.nofollow;
-        *progress = &at(p, *index)->progress;
+        *job = at(p, *index)->job;
         p->hungry -= wait;
     }
     pthread_mutex_unlock(&p->mu);
@@ -174,6 +244,11 @@ static void starving(void *ctx)
     pthread_mutex_unlock(&p->mu);
 }
 
+typedef struct worker {
+    pool *p;
+    turns t;
+} worker;
+
 static void *work(void *arg)
 {
     worker *w = arg;
@@ -183,37 +258,19 @@ static void *work(void *arg)
     return NULL;
 }
 
-/* Hashed by the printing thread: a stream, or a file that a worker found
- * is not a regular file. */
-static file_result hash_here(worker *self, const char *path, file_progress *progress)
-{
-    hasher_set *s = &self->set;
-    file_result r = {0, malloc(s->sum_bytes), NULL};
-    char why[512];
+/* ---- printing in order ---- */
 
-    self->in.progress = progress;
-    r.err = r.sums != NULL ? hash_path_all(s->hs, s->n, path, &self->in, s->sums)
-                           : ENOMEM;
-    for (size_t k = 0, at = 0; r.err == 0 && k < s->n; at += s->hs[k++].size)
-        memcpy(r.sums + at, s->sums[k], s->hs[k].size);
-    if (r.err == KSUM_EHASH) {
-        openssl_reason(why, sizeof why);
-        r.why = strdup(why);
-    }
-    return r;
-}
-
-/* Entry i, once it is there and, for a regular file, hashed (the mutex
- * held); 0 when there are no more. */
+/* Entry i, once it is there and, when a worker hashes it, hashed (the
+ * mutex held); NULL when there are no more. */
 static entry *wait_for(pool *p, size_t i)
 {
     for (int shown = 0;;) {
         if (i < p->produced) {
             entry *e = at(p, i);
-            if (e->n.kind != NAME_FILE || e->done)
+            if (e->job.path == NULL || e->done || p->workers == 0)
                 return e;
             if (!shown++)
-                progress_show(p->pg, e->n.path, &e->progress);
+                progress_show(p->pg, e->job.path, &e->progress);
         } else if (p->ended) {
             return NULL;
         } else if (can_produce(p)) {
@@ -224,191 +281,94 @@ static entry *wait_for(pool *p, size_t i)
     }
 }
 
-/* Prints one file's lines (one per algorithm) or error; returns 0, or
- * KSUM_EWRITE to stop. */
-static int print_one(const options *o, const char *name, file_result *r,
-                     const hasher_set *s, int *ok)
+/* Prints entry i (the mutex released: it stays put until printed moves
+ * past it); returns as the client's print. */
+static int print_entry(pool *p, size_t i)
 {
-    int err = 0;
-
-    if (r->err != 0) {
-        report_error(name, r->err, r->why);
-        *ok = 0;
-        return 0;
-    }
-    for (size_t k = 0, at = 0; k < s->n && err == 0; at += s->hs[k++].size) {
-        sum_source src = {r->sums + at, s->hs[k].size, NULL};
-        err = print_sum_line(o, &s->hs[k], (char *const *)&name, 1, &src);
-    }
-    return err;
-}
-
-/* Entry e, the printing thread's: hashed here if a stream (or what a
- * worker found was not a regular file), then printed or reported. */
-static int print_entry(const options *o, pool *p, entry *e, worker *self, int *ok)
-{
+    entry *e = at(p, i);
     file_result r = e->r;
-    int err = 0;
+    int done = e->done, err;
 
     memset(&e->r, 0, sizeof e->r);
-    /* A file met in the walk that is no longer a regular file is an error
-     * (never read: it could be a FIFO); one named by the user is read
-     * here, as a stream. */
-    if (e->n.kind == NAME_STREAM || (r.err == KSUM_ENOTREG && !e->n.walked)) {
-        file_result_free(&r);
-        progress_show(p->pg, e->n.path, &e->progress);
-        r = hash_here(self, e->n.path, &e->progress);
-    }
-    progress_hold(p->pg);
-    if (e->n.kind == NAME_ERROR || e->n.kind == NAME_WARNING) {
-        named_report(&e->n);
-        *ok &= e->n.kind == NAME_WARNING;
-    } else {
-        err = print_one(o, e->n.path, &r, &self->set, ok);
-    }
-    progress_resume(p->pg);
+    pthread_mutex_unlock(&p->mu);
+    err = p->c->print(p->c->ctx, item_at(p, i), done ? &r : NULL, &e->progress);
     file_result_free(&r);
+    p->c->drop(p->c->ctx, item_at(p, i));
+    pthread_mutex_lock(&p->mu);
     return err;
 }
 
-static int print_in_order(const options *o, pool *p, worker *self)
+static void print_in_order(pool *p)
 {
-    int ok = 1, err = 0;
-    entry *e;
+    int err = 0;
 
     pthread_mutex_lock(&p->mu);
-    while (err != KSUM_EWRITE && (e = wait_for(p, p->printed)) != NULL) {
-        /* The entry stays put until printed is moved past it. */
-        pthread_mutex_unlock(&p->mu);
-        err = print_entry(o, p, e, self, &ok);
-        pthread_mutex_lock(&p->mu);
-        progress_show(p->pg, NULL, NULL);   /* before e can be reused */
-        named_free(&e->n);
+    while (err != KSUM_EWRITE && wait_for(p, p->printed) != NULL) {
+        err = print_entry(p, p->printed);
+        progress_show(p->pg, NULL, NULL);   /* before the entry can be reused */
+        p->held -= at(p, p->printed)->weight;
         p->printed++;
         p->stop = err == KSUM_EWRITE;
         pthread_cond_broadcast(&p->room);
     }
     pthread_mutex_unlock(&p->mu);
-    return ok && err != KSUM_EWRITE;
 }
 
-/* How a worker holds its files: as many in flight as ksumprov's backend
- * has lanes (KSUM_PARAM_LANES: 4 with AVX2, 8 with AVX-512), in turns of
- * BATCH_TURN bytes, their contexts in one batch group per worker, when the
- * algorithm batches and the backend has more than one lane (with one,
- * batching costs a copy and gains nothing); otherwise one file, in big
- * reads.  KSUM_BATCH=0 turns batching off, for benchmarks and debugging. */
-#define BATCH_TURN (KSUMPROV_BATCH_PENDING < 65536 ? KSUMPROV_BATCH_PENDING : 65536)
-/* The most memory all workers' contexts may hold back when batching. */
-#define BATCH_MEMORY_MAX ((size_t)64 << 20)
+/* ---- running ---- */
 
-/* The files a worker keeps in flight when batching pays (the backend's
- * lanes), or 0. */
-static unsigned batching_pays(const options *o, hasher *h, unsigned workers)
+/* The workers' contexts, as many as open (memory may be short: fewer
+ * workers are only slower); returns how many. */
+static unsigned open_workers(worker *w, const road *r, OSSL_LIB_CTX *lib,
+                             const road_client *c, pool *p)
 {
-    const char *env = getenv("KSUM_BATCH");
-    unsigned lanes;
+    unsigned n = 0;
 
-    if (env != NULL && strcmp(env, "0") == 0)
-        return 0;
-    for (size_t k = 0; k < o->nalgs; k++)
-        if (!(o->facts_of[k].takes & TAKES_BATCH))
-            return 0;
-    if (!hasher_begin(h) || (lanes = hasher_lanes(h)) < 2)
-        return 0;
-    if (lanes > TURNS_MAX)
-        lanes = TURNS_MAX;
-    if ((size_t)workers * lanes * o->nalgs * KSUMPROV_BATCH_PENDING > BATCH_MEMORY_MAX)
-        return 0;
-    return lanes;
-}
-
-/* The printing thread's hasher and buffer (w[0]), then the workers'
- * contexts (w[1..n]), batched or not.  *tried: the workers to close. */
-static int open_workers(worker *w, unsigned n, pool *p, const options *o,
-                        OSSL_LIB_CTX *lib, unsigned *batched, unsigned *tried,
-                        unsigned descriptors)
-{
-    unsigned slots;
-
-    memset(w, 0, (n + 1) * sizeof *w);
-    *tried = 0;
-    if (!hasher_set_open(&w[0].set, lib, o))
-        return 0;
-    if (!input_init(&w[0].in, 0)) {
-        fprintf(message_stream(), "ksum: out of memory\n");
-        return 0;
+    for (; w != NULL && n < r->workers; n++) {
+        w[n].p = p;
+        if (!turns_open(&w[n].t, lib, c->nkeys, c->eager, c->neager, r->in_flight,
+                        r->batched ? BATCH_TURN : INPUT_SIZE, r->batched ? n + 1 : 0)) {
+            turns_close(&w[n].t);
+            break;
+        }
     }
-    *batched = batching_pays(o, &w[0].set.hs[0], n);
     ERR_clear_error();
-    /* Each file in flight holds a descriptor: a low limit means fewer. */
-    slots = *batched ? *batched : 1;
-    if (slots > descriptors / n)
-        slots = descriptors / n > 0 ? descriptors / n : 1;
-    while (*tried < n) {
-        worker *wk = &w[++*tried];
-        wk->p = p;
-        if (!turns_open(&wk->t, lib, o, o->algs, o->nalgs, slots,
-                        *batched ? BATCH_TURN : INPUT_SIZE, *batched ? *tried : 0))
-            return 0;
-    }
-    return 1;
+    return n;
 }
 
-static void close_workers(worker *w, unsigned tried)
-{
-    input_free(&w[0].in);
-    hasher_set_close(&w[0].set);
-    for (unsigned i = 1; i <= tried; i++)
-        turns_close(&w[i].t);
-}
-
-/* Starts the workers (w[1..n]), prints, joins; -1 if none started. */
-static int run_pool(const options *o, pool *p, worker *w, unsigned n)
+/* Starts the n workers, prints, joins. */
+static void run_pool(pool *p, worker *w, unsigned n)
 {
     pthread_t ids[MAX_WORKERS];
     unsigned started = 0;
-    int ok;
 
-    p->hungry = n;
+    p->hungry = p->workers = n;
     for (; started < n; started++)
-        if (thread_start(&ids[started], work, &w[started + 1]) != 0)
+        if (thread_start(&ids[started], work, &w[started]) != 0)
             break;
-    if (started == 0)
-        return -1;
     pthread_mutex_lock(&p->mu);
     p->hungry -= n - started;
+    p->workers = started;
     pthread_mutex_unlock(&p->mu);
-    ok = print_in_order(o, p, &w[0]);
+    print_in_order(p);
     for (unsigned i = 0; i < started; i++)
         pthread_join(ids[i], NULL);
-    return ok;
 }
 
-/* The window: four entries per file a worker can have in flight, but not
- * more checksums held than WINDOW_SUMS_MAX bytes (long -n outputs), unless
- * that would leave a worker without a file. */
-#define WINDOW_SUMS_MAX ((size_t)16 << 20)
-
-static size_t window_size(unsigned workers, size_t in_flight, size_t sum_bytes)
+static int pool_init(pool *p, const road_client *c, unsigned workers, unsigned in_flight)
 {
-    size_t want = 4 * (size_t)workers * in_flight, least = (size_t)workers * in_flight + 1;
+    size_t files = (size_t)workers * in_flight;
 
-    if (want < 16)
-        want = 16;
-    if (sum_bytes > 0 && want > WINDOW_SUMS_MAX / sum_bytes)
-        want = WINDOW_SUMS_MAX / sum_bytes;
-    return want < least ? least : want;
-}
-
-static int pool_init(pool *p, name_source *names, size_t window)
-{
     memset(p, 0, sizeof *p);
-    p->names = names;
-    p->window = window;
-    p->ring = calloc(window, sizeof *p->ring);
-    if (p->ring == NULL)
+    p->c = c;
+    p->window = 4 * files < 16 ? 16 : 4 * files;
+    p->least = files + 1;
+    p->ring = calloc(p->window, sizeof *p->ring);
+    p->items = calloc(p->window, c->item_size);
+    if (p->ring == NULL || p->items == NULL) {
+        free(p->ring);
+        free(p->items);
         return 0;
+    }
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->done, NULL);
     pthread_cond_init(&p->room, NULL);
@@ -420,42 +380,34 @@ static void pool_free(pool *p)
     /* Those left after a write error. */
     for (size_t i = p->printed; i < p->produced; i++) {
         file_result_free(&at(p, i)->r);
-        named_free(&at(p, i)->n);
+        p->c->drop(p->c->ctx, item_at(p, i));
     }
     free(p->ring);
+    free(p->items);
     pthread_cond_destroy(&p->room);
     pthread_cond_destroy(&p->done);
     pthread_mutex_destroy(&p->mu);
 }
 
-int hash_files_concurrently(const options *o, OSSL_LIB_CTX *lib,
-                            name_source *names, unsigned workers, progress *pg)
+int road_run(const road *r, OSSL_LIB_CTX *lib, const road_client *c, progress *pg)
 {
-    worker *w;  /* w[0]: the printing thread's own; on the heap, as they
-                   are large and the stack may not grow (ulimit -v) */
+    /* On the heap: they are large, and the stack may not grow (ulimit -v). */
+    worker *w = r->workers > 0 ? calloc(r->workers, sizeof *w) : NULL;
+    unsigned n;
     pool p;
-    unsigned tried = 0, descriptors = descriptors_free();
-    int ok = -1;
-    unsigned batched = 0;
+    int ok = 0;
 
-    if (workers > MAX_WORKERS)
-        workers = MAX_WORKERS;
-    if (workers > descriptors)
-        workers = descriptors;
-    if ((w = calloc(workers + 1, sizeof *w)) == NULL) {
-        fprintf(message_stream(), "ksum: out of memory\n");
-        return 0;
-    }
-    /* One thread gains only from batching. */
-    if (open_workers(w, workers, &p, o, lib, &batched, &tried, descriptors) &&
-        (workers > 1 || batched) &&
-        pool_init(&p, names, window_size(workers, batched ? batched : 1,
-                                         w[0].set.sum_bytes))) {
+    n = open_workers(w, r, lib, c, &p);
+    if (pool_init(&p, c, n, r->in_flight)) {
         p.pg = pg;
-        ok = run_pool(o, &p, w, workers);
+        run_pool(&p, w, n);
         pool_free(&p);
+        ok = 1;
+    } else {
+        fprintf(message_stream(), "ksum: out of memory\n");
     }
-    close_workers(w, tried);
+    for (unsigned i = 0; i < n; i++)
+        turns_close(&w[i].t);
     free(w);
     return ok;
 }

@@ -2,12 +2,10 @@
 #include "files.h"
 
 #include "messages.h"
-#include "thread.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <openssl/err.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,114 +102,6 @@ size_t read_full(int fd, uint8_t *buf, size_t size, int *err)
     return got;
 }
 
-/* The n hashers of one read: each gets the bytes; 0 when one failed. */
-static int update_all(hasher *hs, size_t n, const uint8_t *buf, size_t len)
-{
-    for (size_t k = 0; k < n; k++)
-        if (!hasher_update(&hs[k], buf, len))
-            return 0;
-    return 1;
-}
-
-static int hash_plain(hasher *hs, size_t nh, int fd, input *in)
-{
-    for (;;) {
-        int err;
-        size_t n = read_full(fd, in->buf[0], in->size, &err);
-        file_progress_add(in->progress, n);
-        if (n > 0 && !update_all(hs, nh, in->buf[0], n))
-            return -1;
-        if (err != 0 || n < in->size)
-            return err;
-    }
-}
-
-/* A reader thread fills a ring of buffers while this thread hashes them,
- * so reading overlaps hashing and the reader runs whenever a CPU is free. */
-typedef struct ring {
-    input *in;
-    int fd;
-    pthread_mutex_t mu;
-    pthread_cond_t changed;
-    size_t filled, consumed;      /* buffers filled and hashed so far */
-    size_t got[INPUT_BUFFERS];    /* bytes in each buffer */
-    int err, done, stop;          /* read error; end of file; hashing failed */
-} ring;
-
-static void *reader(void *arg)
-{
-    ring *r = arg;
-
-    for (;;) {
-        size_t slot, n;
-        int err;
-        pthread_mutex_lock(&r->mu);
-        while (!r->stop && r->filled - r->consumed == INPUT_BUFFERS)
-            pthread_cond_wait(&r->changed, &r->mu);
-        slot = r->filled % INPUT_BUFFERS;
-        if (r->stop) {
-            pthread_mutex_unlock(&r->mu);
-            return NULL;
-        }
-        pthread_mutex_unlock(&r->mu);
-        n = read_full(r->fd, r->in->buf[slot], r->in->size, &err);
-        file_progress_add(r->in->progress, n);
-        pthread_mutex_lock(&r->mu);
-        r->got[slot] = n;
-        r->err = err;
-        r->done = err != 0 || n < r->in->size;
-        r->filled++;
-        pthread_cond_broadcast(&r->changed);
-        pthread_mutex_unlock(&r->mu);
-        if (err != 0 || n < r->in->size)
-            return NULL;
-    }
-}
-
-/* Hashes the ring's buffers in order; returns as hash_path does. */
-static int consume(hasher *hs, size_t nh, ring *r)
-{
-    for (;;) {
-        size_t slot;
-        int last, ok;
-        pthread_mutex_lock(&r->mu);
-        while (r->filled == r->consumed)
-            pthread_cond_wait(&r->changed, &r->mu);
-        slot = r->consumed % INPUT_BUFFERS;
-        last = r->done && r->filled == r->consumed + 1;
-        pthread_mutex_unlock(&r->mu);
-        ok = r->got[slot] == 0 || update_all(hs, nh, r->in->buf[slot], r->got[slot]);
-        pthread_mutex_lock(&r->mu);
-        r->consumed++;
-        r->stop = !ok;
-        pthread_cond_broadcast(&r->changed);
-        pthread_mutex_unlock(&r->mu);
-        if (!ok)
-            return -1;
-        if (last)
-            return r->err;
-    }
-}
-
-static int hash_read_ahead(hasher *hs, size_t nh, int fd, input *in)
-{
-    ring r = {.in = in, .fd = fd};
-    pthread_t id;
-    int result;
-
-    pthread_mutex_init(&r.mu, NULL);
-    pthread_cond_init(&r.changed, NULL);
-    if (thread_start(&id, reader, &r) != 0) {
-        result = hash_plain(hs, nh, fd, in);
-    } else {
-        result = consume(hs, nh, &r);
-        pthread_join(id, NULL);
-    }
-    pthread_cond_destroy(&r.changed);
-    pthread_mutex_destroy(&r.mu);
-    return result;
-}
-
 /* File systems whose files report sizes that are not their contents'. */
 static int pseudo_file_system(int fd)
 {
@@ -297,57 +187,6 @@ int is_standard_input(const char *path)
     return stat(path, &named) == 0 && fstat(STDIN_FILENO, &in) == 0 &&
            !S_ISREG(named.st_mode) && named.st_dev == in.st_dev &&
            named.st_ino == in.st_ino;
-}
-
-/* A reader thread pays for itself only over a file of several buffers: a
- * tree of small files must not start one thread each.  A stream's length
- * is unknown: it is read ahead. */
-static int worth_reading_ahead(const input *in, const struct stat *st)
-{
-    return in->read_ahead && (st == NULL || !S_ISREG(st->st_mode) ||
-                              (uint64_t)st->st_size > 2 * (uint64_t)in->size);
-}
-
-static int hash_fd(hasher *hs, size_t n, int fd, input *in, const struct stat *st,
-                   uint8_t *const *sums)
-{
-    int err;
-
-    for (size_t k = 0; k < n; k++)
-        if (!hasher_begin(&hs[k]))
-            return KSUM_EHASH;
-    err = worth_reading_ahead(in, st) ? hash_read_ahead(hs, n, fd, in)
-                                      : hash_plain(hs, n, fd, in);
-    for (size_t k = 0; err == 0 && k < n; k++)
-        if (sums[k] != NULL && !hasher_end(&hs[k], sums[k]))
-            err = KSUM_EHASH;
-    return err;
-}
-
-int hash_path_all(hasher *hs, size_t n, const char *path, input *in,
-                  uint8_t *const *sums)
-{
-    struct stat before;
-    int fd, err;
-
-    if (strcmp(path, "-") == 0) {
-        file_progress_start(in->progress, NULL);
-        return hash_fd(hs, n, STDIN_FILENO, in, NULL, sums);
-    }
-    /* regular_only: a FIFO named by a check file must not make the open wait. */
-    if ((err = open_named(path, in->regular_only, in->nofollow, &fd, &before)) != 0)
-        return err;
-    file_progress_start(in->progress, &before);
-    err = hash_fd(hs, n, fd, in, &before, sums);
-    if (err == 0 && S_ISREG(before.st_mode) && !file_unchanged(fd, &before))
-        err = KSUM_ECHANGED;
-    close(fd);
-    return err;
-}
-
-int hash_path(hasher *h, const char *path, input *in, uint8_t *sum)
-{
-    return hash_path_all(h, 1, path, in, &sum);
 }
 
 /* ---- lines of check files ---- */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Reading the files to hash and the lines of check files, and reporting
- * why one failed. */
+/* Opening and reading the files to hash (feed.h feeds them to hashers)
+ * and the lines of check files. */
 #ifndef KSUM_CLI_FILES_H
 #define KSUM_CLI_FILES_H
 
@@ -9,7 +9,6 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
-#include "hasher.h"
 #include "messages.h"
 
 /* How far the reading of one file is, for --progress (another thread
@@ -47,17 +46,6 @@ uint8_t *input_buffer_new(size_t size);
 
 int input_init(input *in, int read_ahead);
 void input_free(input *in);
-
-/* Hashes the file at path ("-" is standard input) into sum, or with sum
- * NULL leaves the output to hasher_squeeze.  Returns 0, or
- * the errno value or KSUM_E* code that stopped it.  A regular file whose
- * size or modification time changes while it is read is an error: the sum
- * would belong to no version of the file. */
-int hash_path(hasher *h, const char *path, input *in, uint8_t *sum);
-/* The same, one read for the n hashers hs: each into sums[k], or left to
- * hasher_squeeze when sums[k] is NULL. */
-int hash_path_all(hasher *hs, size_t n, const char *path, input *in,
-                  uint8_t *const *sums);
 
 /* Fills buf as far as the file goes.  Returns the bytes read; *err gets
  * the errno of a failed read (0 when none). */

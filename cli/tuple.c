@@ -2,6 +2,8 @@
 #define _GNU_SOURCE /* O_TMPFILE */
 #include "tuple.h"
 
+#include "feed.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -9,28 +11,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* A regular file of size bytes, announced, then read as it comes.  More or
- * fewer bytes than its size when opened means it changed. */
-static int regular_element(hasher *h, int fd, uint64_t size, input *in)
+/* An element of size bytes, announced, then fed: more or fewer bytes than
+ * that means it changed (feed.h judges it). */
+static int regular_element(hasher *h, feed *f, uint64_t size, input *in)
 {
-    uint64_t done = 0;
-
     if (!hasher_announce(h, size))
         return KSUM_EHASH;
-    for (;;) {
-        ssize_t n = read(fd, in->buf[0], in->size);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return errno;
-        if (n == 0)
-            return done == size ? 0 : KSUM_ECHANGED;
-        if ((uint64_t)n > size - done)
-            return KSUM_ECHANGED;
-        if (!hasher_update(h, in->buf[0], (size_t)n))
-            return KSUM_EHASH;
-        done += (uint64_t)n;
-    }
+    f->length = size;
+    return feed_all(f, &h, 1, in);
 }
 
 /* A stream waits in memory up to this, then in a temporary file. */
@@ -130,8 +118,11 @@ static int spilled_element(hasher *h, int fd, const uint8_t *head, size_t len, i
         in->spill_errno = errno;    /* the failed write's: ENOSPC, EDQUOT, ... */
     if (err == 0 && lseek(tmp, 0, SEEK_SET) != 0)
         err = errno;
-    if (err == 0)
-        err = regular_element(h, tmp, total, in);
+    if (err == 0) {
+        feed f;
+        feed_use(&f, tmp, NULL);
+        err = regular_element(h, &f, total, in);
+    }
     close(tmp);
     return err;
 }
@@ -158,29 +149,30 @@ static int stdin_element(hasher *h, input *in)
 {
     struct stat st;
     off_t at;
+    feed f;
 
     if (fstat(STDIN_FILENO, &st) == 0 && size_is_known(STDIN_FILENO, &st) &&
-        (at = lseek(STDIN_FILENO, 0, SEEK_CUR)) >= 0 && at <= st.st_size)
-        return regular_element(h, STDIN_FILENO, (uint64_t)(st.st_size - at), in);
+        (at = lseek(STDIN_FILENO, 0, SEEK_CUR)) >= 0 && at <= st.st_size) {
+        feed_use(&f, STDIN_FILENO, NULL);
+        return regular_element(h, &f, (uint64_t)(st.st_size - at), in);
+    }
     return stream_element(h, STDIN_FILENO, in);
 }
 
 static int element(hasher *h, const char *path, input *in)
 {
-    struct stat st;
-    int fd, err;
+    feed f;
+    int err;
 
     if (strcmp(path, "-") == 0)
         return stdin_element(h, in);
-    if ((err = open_named(path, in->regular_only, 0, &fd, &st)) != 0)
+    if ((err = feed_open(&f, path, in->regular_only, 0, NULL)) != 0)
         return err;
-    if (size_is_known(fd, &st)) {
-        err = regular_element(h, fd, (uint64_t)st.st_size, in);
-        if (err == 0 && !file_unchanged(fd, &st))
-            err = KSUM_ECHANGED;
-    } else
-        err = stream_element(h, fd, in);
-    close(fd);
+    if (size_is_known(f.fd, &f.before))
+        err = regular_element(h, &f, (uint64_t)f.before.st_size, in);
+    else
+        err = stream_element(h, f.fd, in);
+    feed_close(&f);
     return err;
 }
 

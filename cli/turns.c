@@ -4,9 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "files.h"
 #include "messages.h"
 
 void file_result_free(file_result *r)
@@ -17,41 +15,59 @@ void file_result_free(file_result *r)
     r->why = NULL;
 }
 
-int turns_open(turns *t, OSSL_LIB_CTX *lib, const options *o,
-               const algorithm *const *algs, size_t n, size_t nslots,
-               size_t turn, uint64_t batch)
+/* The context of digest d for the file in slot j: opened the first time
+ * (NULL when that fails), then set to d's length, which a check file's
+ * line chooses (the parameters point at the size). */
+static hasher *context(turns *t, size_t j, const digest_spec *d)
+{
+    hasher **h = &t->contexts[j * t->nkeys + d->key];
+
+    if (*h == NULL) {
+        if ((*h = calloc(1, sizeof **h)) == NULL)
+            return NULL;
+        if (!hasher_open(*h, t->lib, d->alg, d->o)) {
+            hasher_close(*h);
+            free(*h);
+            *h = NULL;
+            return NULL;
+        }
+        hasher_join(*h, t->batch);
+    }
+    (*h)->size = d->size;
+    return *h;
+}
+
+int turns_open(turns *t, OSSL_LIB_CTX *lib, size_t nkeys, const digest_spec *eager,
+               size_t n, size_t nslots, size_t turn, uint64_t batch)
 {
     memset(t, 0, sizeof *t);
-    t->nalgs = n;
+    t->lib = lib;
+    t->nkeys = nkeys;
     t->nslots = nslots;
     t->turn = turn;
+    t->batch = batch;
     t->hungry = 1;   /* the pool counts every worker hungry at first */
-    t->hs = calloc(nslots * n, sizeof *t->hs);
+    t->contexts = calloc(nslots * nkeys, sizeof *t->contexts);
     t->buf = input_buffer_new(turn);
-    if (t->hs == NULL || t->buf == NULL) {
-        fprintf(message_stream(), "ksum: out of memory\n");
+    if (t->contexts == NULL || t->buf == NULL)
         return 0;
-    }
-    for (; t->opened < nslots * n; t->opened++) {
-        hasher *h = &t->hs[t->opened];
-        if (!hasher_open(h, lib, algs[t->opened % n], o))
-            return 0;
-        hasher_join(h, batch);
-    }
-    for (size_t k = 0; k < n; k++)
-        t->sum_bytes += t->hs[k].size;
     for (size_t j = 0; j < nslots; j++)
-        t->f[j].hs = &t->hs[j * n];
+        for (size_t k = 0; k < n; k++)
+            if (context(t, j, &eager[k]) == NULL)
+                return 0;
     return 1;
 }
 
 void turns_close(turns *t)
 {
-    for (size_t i = 0; i < t->opened; i++)
-        hasher_close(&t->hs[i]);
-    free(t->hs);
+    for (size_t i = 0; t->contexts != NULL && i < t->nslots * t->nkeys; i++)
+        if (t->contexts[i] != NULL) {
+            hasher_close(t->contexts[i]);
+            free(t->contexts[i]);
+        }
+    free(t->contexts);
     free(t->buf);
-    t->hs = NULL;
+    t->contexts = NULL;
     t->buf = NULL;
 }
 
@@ -61,52 +77,57 @@ static int evp_failed(file_result *r)
     char why[512];
 
     openssl_reason(why, sizeof why);
+    free(r->why);
     r->why = strdup(why);
     return KSUM_EHASH;
 }
 
 /* Ends f's file: its result goes to the pool. */
-static void finish(turns *t, in_flight *f, const turns_source *src)
+static void finish(in_flight *f, const turns_source *src)
 {
-    if (f->r.err == 0 && !file_unchanged(f->fd, &f->before))
-        f->r.err = KSUM_ECHANGED;
-    for (size_t k = 0, at = 0; f->r.err == 0 && k < t->nalgs; k++) {
-        if (!hasher_end(&f->hs[k], f->r.sums + at))
+    for (size_t k = 0, at = 0; f->r.err == 0 && k < f->job.n; k++) {
+        if (!hasher_end(f->hs[k], f->r.sums + at))
             f->r.err = evp_failed(&f->r);
-        at += f->hs[k].size;
+        at += f->job.d[k].size;
     }
     if (f->r.err != 0) {
         free(f->r.sums);
         f->r.sums = NULL;
     }
-    close(f->fd);
+    feed_close(&f->in);
     f->active = 0;
     src->publish(src->ctx, f->index, &f->r);
 }
 
-/* Starts a file in f; 0 when it failed at once (its result published). */
-static int start(turns *t, in_flight *f, const char *path, int nofollow,
-                 const turns_source *src)
+/* Its contexts for the file in slot j, begun; 0 or why not. */
+static int begin_contexts(turns *t, size_t j, in_flight *f)
+{
+    size_t bytes = 0;
+
+    for (size_t k = 0; k < f->job.n; k++) {
+        if ((f->hs[k] = context(t, j, &f->job.d[k])) == NULL)
+            return ENOMEM;
+        if (!hasher_begin(f->hs[k]))
+            return evp_failed(&f->r);
+        bytes += f->job.d[k].size;
+    }
+    return (f->r.sums = malloc(bytes)) == NULL ? ENOMEM : 0;
+}
+
+/* Starts f's file (slot j); 0 when it failed at once (its result
+ * published). */
+static int start(turns *t, size_t j, in_flight *f, const turns_source *src)
 {
     memset(&f->r, 0, sizeof f->r);
-    f->ended = 0;
     f->started = 0;
     /* Regular files only, opened without waiting: something that is no
      * longer a regular file goes back to the pool, which decides. */
-    f->r.err = open_named(path, 1, nofollow, &f->fd, &f->before);
-    if (f->r.err == 0 && (f->r.sums = malloc(t->sum_bytes)) == NULL)
-        f->r.err = ENOMEM;
-    if (f->r.err == 0)
-        file_progress_start(f->progress, &f->before);
-    for (size_t k = 0; f->r.err == 0 && k < t->nalgs; k++)
-        if (!hasher_begin(&f->hs[k]))
-            f->r.err = evp_failed(&f->r);
-    if (f->r.err == 0)
+    f->r.err = feed_open(&f->in, f->job.path, 1, f->job.nofollow, f->job.progress);
+    if (f->r.err == 0 && (f->r.err = begin_contexts(t, j, f)) == 0)
         return 1;
     free(f->r.sums);
     f->r.sums = NULL;
-    if (f->fd >= 0)
-        close(f->fd);
+    feed_close(&f->in);
     src->publish(src->ctx, f->index, &f->r);
     return 0;
 }
@@ -117,18 +138,16 @@ static size_t fill(turns *t, const turns_source *src, size_t active)
 {
     for (size_t j = 0; j < t->nslots; j++) {
         in_flight *f = &t->f[j];
-        const char *path;
-        int nofollow;
         while (!f->active) {
             int wait = active == 0;
             if (wait && !t->hungry) {
                 src->starving(src->ctx);
                 t->hungry = 1;
             }
-            if (!src->take(src->ctx, wait, &f->index, &path, &nofollow, &f->progress))
+            if (!src->take(src->ctx, wait, &f->index, &f->job))
                 break;
             t->hungry &= !wait;
-            f->active = start(t, f, path, nofollow, src);
+            f->active = start(t, j, f, src);
             active += f->active;
         }
     }
@@ -142,21 +161,13 @@ static size_t fill(turns *t, const turns_source *src, size_t active)
 #define FIRST_TURN ((size_t)8192)
 
 /* One turn of f: the next bytes of its file to every context. */
-static void feed(turns *t, in_flight *f)
+static void feed_turn(turns *t, in_flight *f)
 {
-    int err;
     size_t want = !f->started && t->turn > FIRST_TURN ? FIRST_TURN : t->turn;
-    size_t n = read_full(f->fd, t->buf, want, &err);
 
-    file_progress_add(f->progress, n);
-    for (size_t k = 0; n > 0 && k < t->nalgs; k++)
-        if (!hasher_update(&f->hs[k], t->buf, n)) {
-            f->r.err = evp_failed(&f->r);
-            break;
-        }
-    if (f->r.err == 0)
-        f->r.err = err;
-    f->ended = f->r.err != 0 || n < want;
+    f->r.err = feed_next(&f->in, f->hs, f->job.n, t->buf, want);
+    if (f->r.err == KSUM_EHASH)
+        evp_failed(&f->r);
     f->started = 1;
 }
 
@@ -164,7 +175,7 @@ static void drop_all(turns *t)
 {
     for (size_t j = 0; j < t->nslots; j++)
         if (t->f[j].active) {
-            close(t->f[j].fd);
+            feed_close(&t->f[j].in);
             file_result_free(&t->f[j].r);
             t->f[j].active = 0;
         }
@@ -177,12 +188,12 @@ void turns_run(turns *t, const turns_source *src)
     while ((active = fill(t, src, active)) > 0) {
         for (size_t j = 0; j < t->nslots; j++)
             if (t->f[j].active)
-                feed(t, &t->f[j]);
+                feed_turn(t, &t->f[j]);
         /* The finals after every file had its turn: a final absorbs the
          * other members' pending blocks with its own. */
         for (size_t j = 0; j < t->nslots; j++)
-            if (t->f[j].active && t->f[j].ended) {
-                finish(t, &t->f[j], src);
+            if (t->f[j].active && (t->f[j].in.ended || t->f[j].r.err != 0)) {
+                finish(&t->f[j], src);
                 active--;
             }
         if (src->stopped(src->ctx)) {
