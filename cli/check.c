@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "concurrent.h"
 #include "encoding.h"
 #include "feed.h"
 #include "files.h"
@@ -145,18 +146,62 @@ typedef struct counts {
     unsigned long guessed_ok;  /* of the OK, the same */
 } counts;
 
+/* Hashers by algorithm and XOF mode (the key of digest_spec), opened on
+ * first use. */
+typedef struct hasher_cache {
+    OSSL_LIB_CTX *lib;
+    hasher *hashers;
+    int *opened;
+} hasher_cache;
+
+#define CACHE_KEYS (2 * algorithm_count)
+
+static int cache_init(hasher_cache *hc, OSSL_LIB_CTX *lib)
+{
+    hc->lib = lib;
+    hc->hashers = calloc(CACHE_KEYS, sizeof *hc->hashers);
+    hc->opened = calloc(CACHE_KEYS, sizeof *hc->opened);
+    return hc->hashers != NULL && hc->opened != NULL;
+}
+
+static void cache_free(hasher_cache *hc)
+{
+    for (size_t i = 0; hc->opened != NULL && i < CACHE_KEYS; i++)
+        if (hc->opened[i])
+            hasher_close(&hc->hashers[i]);
+    free(hc->hashers);
+    free(hc->opened);
+}
+
+/* The hasher of d's algorithm and options; NULL when it cannot be
+ * fetched. */
+static hasher *cache_get(hasher_cache *hc, const digest_spec *d)
+{
+    hasher *h = &hc->hashers[d->key];
+
+    if (!hc->opened[d->key]) {
+        if (!hasher_open(h, hc->lib, d->alg, d->o))
+            return NULL;
+        hc->opened[d->key] = 1;
+    }
+    return h;
+}
+
+/* The reading of the check files, line after line, into items: whichever
+ * thread needs the next item reads it (concurrent.h), one at a time. */
 typedef struct checker {
     const options *o;
     options xof_opts;       /* *o with -x: the lines whose tag names an XOF */
-    OSSL_LIB_CTX *lib;
-    hasher *hashers;        /* by algorithm and XOF mode, opened on first use */
-    int *opened;
-    input in;
+    hasher_cache facts;     /* what each algorithm takes: never hashed with */
+    char **lists;           /* the check files not opened yet */
+    const char *path, *label;   /* the one being read, and its name in messages */
+    int is_stdin;
+    line_reader r;
+    int reading;            /* r reads it */
+    int ending;             /* a read error: its summary is next */
+    unsigned long lineno;
     int keyed;              /* a key was given: every line must be verified */
-    int stdin_is_list;      /* a check file is standard input: '-' is refused */
-    int stdin_is_tty;       /* so is a terminal: a list must not wait on the user */
     unsigned applied;       /* TAKES_* of the algorithms of the lines checked */
-    int stopped;            /* standard output failed: stop at once */
     struct {                /* the last tag resolved, for lists of one kind */
         char text[CHECK_TAG_MAX + 1];
         int fate, xof;
@@ -174,27 +219,71 @@ typedef struct line_plan {
     size_t want;    /* the length the line must have, once known (0: any) */
 } line_plan;
 
+/* The digest of alg in XOF mode or not, at size bytes. */
+static digest_spec spec_of(const checker *c, const algorithm *alg, int xof, size_t size)
+{
+    return (digest_spec){alg, xof ? &c->xof_opts : c->o, size,
+                         (size_t)(alg - algorithms) + (xof ? algorithm_count : 0)};
+}
+
+/* What the algorithm takes and its lengths are its hasher's facts. */
 static hasher *hasher_for(checker *c, const algorithm *alg, int xof)
 {
-    size_t i = (size_t)(alg - algorithms) + (xof ? algorithm_count : 0);
+    digest_spec d = spec_of(c, alg, xof, 0);
 
-    if (!c->opened[i]) {
-        if (!hasher_open(&c->hashers[i], c->lib, alg, xof ? &c->xof_opts : c->o))
-            return NULL;
-        c->opened[i] = 1;
-    }
-    return &c->hashers[i];
+    return cache_get(&c->facts, &d);
 }
 
 /* The file, or TupleHash's files, a line names. */
 typedef struct entry {
     char **names;
     size_t n;
-    const uint8_t *want;    /* the digest of the line, h->size bytes */
+    const uint8_t *want;    /* the digest of the line */
     int guessed;            /* untagged, checked with the default algorithm */
 } entry;
 
-static void print_result(checker *c, const entry *e, const char *what)
+/* What the reading gives the printing, in the lists' order. */
+enum {
+    ITEM_LINE,          /* a line to verify */
+    ITEM_IMPROPER,      /* a line not verified (counted as improperly formatted) */
+    ITEM_UNREAD,        /* a line that could not be read */
+    ITEM_LIST_FAILED,   /* a check file that could not be read at all */
+    ITEM_SUMMARY,       /* the end of a check file */
+};
+
+typedef struct check_item {
+    int kind;
+    const char *label;      /* the check file's name in messages */
+    const char *path;       /* ITEM_LIST_FAILED: as given */
+    unsigned long lineno;
+    int err;                /* ITEM_UNREAD, ITEM_LIST_FAILED: why */
+    int say;                /* ITEM_IMPROPER: its message is printed */
+    char why[CHECK_TAG_MAX + 320];
+    /* ITEM_LINE: its names and digest (in mem), hashed for d by a worker,
+     * or by the printing thread when here */
+    entry e;
+    void *mem;
+    size_t held;            /* the bytes of mem and of the digest computed */
+    digest_spec d;
+    int here;
+    int unfetched;          /* its algorithm could not be fetched */
+} check_item;
+
+/* The printing of the items: the verdicts and the summaries, and the
+ * lines no worker takes, hashed here. */
+typedef struct check_printer {
+    const options *o;
+    hasher_cache hashers;
+    input in;
+    int keyed;
+    int stdin_is_list;      /* a check file is standard input: '-' is refused */
+    int stdin_is_tty;       /* so is a terminal: a list must not wait on the user */
+    counts n;               /* the check file being printed */
+    int ok;                 /* every check file passed so far */
+    int stopped;            /* standard output failed: stop at once */
+} check_printer;
+
+static void print_result(check_printer *c, const entry *e, const char *what)
 {
     int escape = names_need_escape(e->names, e->n);
 
@@ -233,7 +322,7 @@ static int bytes_equal_streamed(const uint8_t *want, hasher *h, int *equal)
 /* Why the line may not read standard input: it would be the rest of a
  * check file, or the terminal (a list would leave ksum waiting on the
  * user); 0 when it may, or names no '-'. */
-static int stdin_refused(const checker *c, const entry *e)
+static int stdin_refused(const check_printer *c, const entry *e)
 {
     for (size_t i = 0; i < e->n; i++)
         if (strcmp(e->names[i], "-") == 0)
@@ -241,11 +330,12 @@ static int stdin_refused(const checker *c, const entry *e)
     return 0;
 }
 
-/* Hashes the file (or files) a line names and compares; returns 0 or why
- * it could not, with *failed the name to report. */
-static int compare_file(checker *c, const entry *e, hasher *h, int *equal,
+/* Hashes here the file (or files) of a line no worker took, and compares;
+ * returns 0 or why it could not, with *failed the name to report. */
+static int compare_here(check_printer *c, const check_item *it, hasher *h, int *equal,
                         const char **failed)
 {
+    const entry *e = &it->e;
     int stream = hasher_streams(h), err;
     uint8_t *sum, *no_sum = NULL;
 
@@ -266,51 +356,92 @@ static int compare_file(checker *c, const entry *e, hasher *h, int *equal,
     return err;
 }
 
-static void verify(checker *c, const entry *e, hasher *h, counts *n)
+/* A line's verdict: what a worker made of its file (r), or else hashed
+ * here with h.  Returns 0 or why it could not be hashed, with *failed the name
+ * to report and *why a reason to add (NULL: none, or this thread's). */
+static int compare_line(check_printer *c, const check_item *it, const file_result *r,
+                        hasher *h, int *equal, const char **failed, const char **why)
+{
+    *failed = it->e.names[0];
+    *why = NULL;
+    if (r != NULL) {
+        *why = r->why;
+        if (r->err == 0)
+            *equal = bytes_equal(it->e.want, r->sums, it->d.size);
+        return r->err;
+    }
+    h->size = it->d.size;   /* the parameters point at it */
+    return compare_here(c, it, h, equal, failed);
+}
+
+static void verify(check_printer *c, const check_item *it, const file_result *r)
 {
     const options *o = c->o;
-    const char *failed;
-    int equal = 0, err = compare_file(c, e, h, &equal, &failed);
+    const char *failed, *why;
+    hasher *h = NULL;
+    int equal = 0, err;
 
+    if (!it->unfetched && r == NULL)
+        h = cache_get(&c->hashers, &it->d);
+    if (it->unfetched || (r == NULL && h == NULL)) {
+        c->n.unreadable++;  /* not verified: never an improper line */
+        if (!o->status)
+            print_result(c, &it->e, "FAILED open or read");
+        return;
+    }
+    err = compare_line(c, it, r, h, &equal, &failed, &why);
     if (err == ENOENT && o->ignore_missing) {
-        n->ignored++;
+        c->n.ignored++;
     } else if (err != 0) {
-        n->unreadable++;
+        c->n.unreadable++;
         if (!o->status) {
-            report_error(failed, err, err == KSUM_ESPILL ? strerror(c->in.spill_errno) : NULL);
-            print_result(c, e, "FAILED open or read");
+            report_error(failed, err, why != NULL ? why : err == KSUM_ESPILL
+                                                         ? strerror(c->in.spill_errno) : NULL);
+            print_result(c, &it->e, "FAILED open or read");
         }
     } else if (equal) {
-        n->matched++;
-        n->guessed_ok += e->guessed;
+        c->n.matched++;
+        c->n.guessed_ok += it->e.guessed;
         if (!o->status && !o->quiet)
-            print_result(c, e, "OK");
+            print_result(c, &it->e, "OK");
     } else {
-        n->mismatched++;
-        n->guessed += e->guessed;
+        c->n.mismatched++;
+        c->n.guessed += it->e.guessed;
         if (!o->status)
-            print_result(c, e, "FAILED");
+            print_result(c, &it->e, "FAILED");
     }
 }
 
-/* The names of a line: TupleHash's are separated by the NULs that stand
- * for literal tabs; any other algorithm's one name has its tabs back. */
-static int entry_of(check_line *l, int tuple, entry *e)
+/* The names of a line, TupleHash's separated by the NULs that stand for
+ * literal tabs (any other algorithm's one name has its tabs back), and its
+ * digest of size bytes, copied into the item: the line is read over.  0
+ * when out of memory. */
+static int item_of(check_line *l, int tuple, size_t size, check_item *it)
 {
     size_t n = 1;
+    char **names, *text;
+    uint8_t *want;
 
-    e->want = (const uint8_t *)l->digest;
     for (size_t i = 0; i < l->name_len; i++)
         if (l->name[i] == '\0') {
             if (!tuple)
                 l->name[i] = '\t';
             n += tuple;
         }
-    if ((e->names = malloc(n * sizeof *e->names)) == NULL)
+    it->held = n * sizeof *names + size + l->name_len + 1;
+    if ((it->mem = malloc(it->held)) == NULL)
         return 0;
-    e->n = 0;
-    for (char *p = l->name; e->n < n; p += strlen(p) + 1)
-        e->names[e->n++] = p;
+    it->held += size;
+    names = it->mem;
+    want = (uint8_t *)(names + n);
+    text = (char *)want + size;
+    memcpy(want, l->digest, size);
+    memcpy(text, l->name, l->name_len + 1);
+    it->e.names = names;
+    it->e.n = 0;
+    it->e.want = want;
+    for (char *p = text; it->e.n < n; p += strlen(p) + 1)
+        names[it->e.n++] = p;
     return 1;
 }
 
@@ -346,12 +477,12 @@ static size_t tag_bytes(const char *bits)
 static const algorithm *tag_algorithm(checker *c, const char *name, int *xof)
 {
     char base[ALGORITHM_TAG_MAX];
-    const algorithm *a = algorithm_lookup(c->lib, name);
+    const algorithm *a = algorithm_lookup(c->facts.lib, name);
     hasher *h;
 
     *xof = 0;
     if (a != NULL || !algorithm_xof_base(name, base) ||
-        (a = algorithm_lookup(c->lib, base)) == NULL)
+        (a = algorithm_lookup(c->facts.lib, base)) == NULL)
         return a;
     h = hasher_for(c, a, 0);
     *xof = h != NULL && (h->facts.takes & TAKES_XOF);
@@ -496,35 +627,31 @@ static void line_message(const char *file, unsigned long lineno, const char *wha
     fprintf(f, ": %lu: %s%s%s\n", lineno, what, why ? ": " : "", why ? why : "");
 }
 
-/* Verifies a line of a known algorithm; another fate when its digest does
- * not fit. */
-static int check_entry(checker *c, const char *file, unsigned long lineno,
-                       check_line *l, line_plan *p, counts *n)
+/* A line of a known algorithm into an item to verify; another fate when
+ * its digest does not fit. */
+static int check_entry(checker *c, check_line *l, line_plan *p, check_item *it)
 {
     hasher *h = hasher_for(c, p->alg, p->xof);
     size_t size = 0;
     int fate = h != NULL ? line_size(c, h, p, l, &size) : LINE_CHECKED;
-    entry e;
+    int tuple = h != NULL && (h->facts.takes & TAKES_ELEMENTS);
 
     if (fate != LINE_CHECKED)
         return fate;
-    if (!entry_of(l, h != NULL && (h->facts.takes & TAKES_ELEMENTS), &e)) {
-        n->lines_unread++;
-        if (!c->o->status)
-            line_message(file, lineno, "line could not be read", strerror(ENOMEM));
+    if (!item_of(l, tuple, size, it)) {
+        it->kind = ITEM_UNREAD;
+        it->err = ENOMEM;
         return LINE_CHECKED;
     }
-    e.guessed = l->tag == NULL && !c->o->alg_given;
-    if (h == NULL) {
-        n->unreadable++;    /* not verified: never an improper line */
-        if (!c->o->status)
-            print_result(c, &e, "FAILED open or read");
-    } else {
-        h->size = size;     /* the parameters point at it */
+    it->kind = ITEM_LINE;
+    it->e.guessed = l->tag == NULL && !c->o->alg_given;
+    it->unfetched = h == NULL;
+    if (h != NULL)
         c->applied |= h->facts.takes;
-        verify(c, &e, h, n);
-    }
-    free(e.names);
+    it->d = spec_of(c, p->alg, p->xof, size);
+    /* Standard input, tuples and outputs too long to hold are the printing
+     * thread's; any other name is a regular file or an error. */
+    it->here = tuple || size > HASHER_STREAM_MIN || strcmp(it->e.names[0], "-") == 0;
     return LINE_CHECKED;
 }
 
@@ -568,10 +695,12 @@ static void fate_text(const checker *c, const check_line *l, const line_plan *p,
     }
 }
 
-static void check_line_text(checker *c, const char *file, unsigned long lineno,
-                            char *line, size_t len, counts *n)
+/* The item of the line just read; 0 for a blank or comment line, which
+ * counts nowhere. */
+static int line_item(checker *c, check_item *it)
 {
-    char why[CHECK_TAG_MAX + 320];
+    char *line = c->r.line;
+    size_t len = c->r.len;
     check_line l;
     line_plan p;
     int fate = LINE_IMPROPER;
@@ -581,19 +710,19 @@ static void check_line_text(checker *c, const char *file, unsigned long lineno,
     if (len > 0 && line[len - 1] == '\r')
         line[--len] = '\0';
     if (len == 0 || line[0] == '#')
-        return;
+        return 0;
     if (check_parse_line(line, len, &l))
         fate = line_algorithm(c, &l, &p);
     if (fate == LINE_CHECKED)
-        fate = check_entry(c, file, lineno, &l, &p, n);
+        fate = check_entry(c, &l, &p, it);
     if (fate == LINE_CHECKED)
-        return;
-    n->misformatted++;
+        return 1;
+    it->kind = ITEM_IMPROPER;
     /* With a key every line counts: the user hears of each one not verified. */
-    if (c->o->status || !(c->o->warn || c->keyed))
-        return;
-    fate_text(c, &l, &p, fate, why, sizeof why);
-    line_message(file, lineno, why, NULL);
+    it->say = !c->o->status && (c->o->warn || c->keyed);
+    if (it->say)
+        fate_text(c, &l, &p, fate, it->why, sizeof it->why);
+    return 1;
 }
 
 static void warn_count(const char *file, unsigned long n, const char *one,
@@ -607,7 +736,7 @@ static void warn_count(const char *file, unsigned long n, const char *one,
 /* Untagged lines that failed, and none that passed, when ksum chose the
  * algorithm: a list of sha256sum or b3sum is not a list of SHA3-256 (one
  * that passed says the list is, and a FAILED is a changed file). */
-static void hint_default(const checker *c, const char *file, const counts *n)
+static void hint_default(const check_printer *c, const char *file, const counts *n)
 {
     char tag[ALGORITHM_TAG_MAX];
 
@@ -620,7 +749,7 @@ static void hint_default(const checker *c, const char *file, const counts *n)
             file, tag);
 }
 
-static int summarize(const checker *c, const char *file, const counts *n)
+static int summarize(const check_printer *c, const char *file, const counts *n)
 {
     const options *o = c->o;
     unsigned long verified = n->matched + n->mismatched + n->unreadable;
@@ -656,54 +785,149 @@ static int summarize(const checker *c, const char *file, const counts *n)
            !(o->ignore_missing && verified == 0);
 }
 
-/* Checks the lines of one check file; 0 when none could be read at all. */
-static int check_lines(checker *c, const char *path, const char *label,
-                       line_reader *r, counts *n)
+/* ---- the check files on the road ---- */
+
+/* A check file that could not be read at all: reported in its place, and
+ * no summary. */
+static void list_failed(check_item *it, const char *path, int err)
 {
-    unsigned long lineno = 0;
+    it->kind = ITEM_LIST_FAILED;
+    it->path = path;
+    it->err = err;
+}
+
+/* Opens the next check file; 1 when that gave an item (it cannot be
+ * read). */
+static int open_list(checker *c, check_item *it)
+{
+    int fd;
+
+    c->path = *c->lists++;
+    c->is_stdin = strcmp(c->path, "-") == 0;
+    c->label = c->is_stdin ? "standard input" : c->path;
+    c->lineno = 0;
+    c->ending = 0;
+    fd = c->is_stdin ? STDIN_FILENO : open(c->path, O_RDONLY | O_NOCTTY);
+    if (fd < 0) {
+        list_failed(it, c->path, errno);
+        return 1;
+    }
+    if (!line_reader_init(&c->r, fd)) {
+        list_failed(it, c->path, ENOMEM);
+        line_reader_free(&c->r);
+        if (!c->is_stdin)
+            close(fd);
+        return 1;
+    }
+    c->reading = 1;
+    return 0;
+}
+
+static void close_list(checker *c)
+{
+    if (!c->is_stdin)
+        close(c->r.fd);
+    line_reader_free(&c->r);
+    c->reading = 0;
+}
+
+/* The next item of the check file being read; after its last line, its
+ * summary, and it is closed. */
+static void list_item(checker *c, check_item *it)
+{
     int got, err = 0;
 
-    while (!c->stopped && (got = line_next(r, &err)) != LINE_END) {
-        lineno++;
+    for (;;) {
+        got = c->ending ? LINE_END : line_next(&c->r, &err);
+        if (got == LINE_END) {
+            close_list(c);
+            it->kind = ITEM_SUMMARY;
+            return;
+        }
+        it->lineno = ++c->lineno;
         if (got == LINE_OK) {
-            check_line_text(c, label, lineno, r->line, r->len, n);
+            if (line_item(c, it))
+                return;
             continue;
         }
-        if (got == LINE_READ_ERROR && !r->read_any) {
-            report_error(path, err, NULL);  /* e.g. a directory */
-            return 0;
+        if (got == LINE_READ_ERROR && !c->r.read_any) {
+            close_list(c);
+            list_failed(it, c->path, err);  /* e.g. a directory */
+            return;
         }
-        n->lines_unread++;
-        if (!c->o->status)
-            line_message(label, lineno, "line could not be read",
-                         strerror(got == LINE_TOO_LONG ? ENOMEM : err));
-        if (got == LINE_READ_ERROR)
-            break;  /* where the next line would start is unknown */
+        it->kind = ITEM_UNREAD;
+        it->err = got == LINE_TOO_LONG ? ENOMEM : err;
+        /* After a read error, where the next line would start is unknown. */
+        c->ending = got == LINE_READ_ERROR;
+        return;
     }
+}
+
+/* Both sides of a check: the reading of the lists and the printing. */
+typedef struct check_run {
+    checker reader;
+    check_printer printer;
+} check_run;
+
+/* The next item of the check files (road_client's next): a line to verify
+ * names a regular file for a worker, unless it is the printing thread's. */
+static int next_item(void *ctx, void *item, file_job *job, size_t *weight)
+{
+    checker *c = &((check_run *)ctx)->reader;
+    check_item *it = item;
+
+    while (!c->reading) {
+        if (*c->lists == NULL)
+            return 0;
+        if (open_list(c, it))
+            return 1;
+    }
+    it->label = c->label;
+    list_item(c, it);
+    if (it->kind == ITEM_LINE && !it->here && !it->unfetched) {
+        job->path = it->e.names[0];
+        job->d = &it->d;
+        job->n = 1;
+    }
+    *weight = it->held;
     return 1;
 }
 
-static int check_one_file(checker *c, const char *path)
+static int print_item(void *ctx, void *item, file_result *r, file_progress *progress)
 {
-    int is_stdin = strcmp(path, "-") == 0;
-    const char *label = is_stdin ? "standard input" : path;
-    int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_NOCTTY);
-    line_reader r;
-    counts n = {0};
-    int ok = 0;
+    check_printer *c = &((check_run *)ctx)->printer;
+    check_item *it = item;
 
-    if (fd < 0) {
-        report_error(path, errno, NULL);
-        return 0;
+    (void)progress;     /* --progress is not for check mode */
+    switch (it->kind) {
+    case ITEM_LINE:
+        verify(c, it, r);
+        break;
+    case ITEM_IMPROPER:
+        c->n.misformatted++;
+        if (it->say)
+            line_message(it->label, it->lineno, it->why, NULL);
+        break;
+    case ITEM_UNREAD:
+        c->n.lines_unread++;
+        if (!c->o->status)
+            line_message(it->label, it->lineno, "line could not be read", strerror(it->err));
+        break;
+    case ITEM_LIST_FAILED:
+        report_error(it->path, it->err, NULL);
+        c->ok = 0;
+        break;
+    default:
+        c->ok &= summarize(c, it->label, &c->n);
+        memset(&c->n, 0, sizeof c->n);
     }
-    if (!line_reader_init(&r, fd))
-        report_error(path, ENOMEM, NULL);
-    else if (check_lines(c, path, label, &r, &n))
-        ok = !c->stopped && summarize(c, label, &n);
-    line_reader_free(&r);
-    if (!is_stdin)
-        close(fd);
-    return ok;
+    return c->stopped ? KSUM_EWRITE : 0;
+}
+
+static void drop_item(void *ctx, void *item)
+{
+    (void)ctx;
+    free(((check_item *)item)->mem);
 }
 
 /* Without a switch the lines choose the algorithm: an option that none
@@ -734,43 +958,62 @@ static void warn_keyless(const options *o)
         }
 }
 
-int check_files(const options *o, OSSL_LIB_CTX *lib)
+static int check_run_open(check_run *run, const options *o, OSSL_LIB_CTX *lib, road *r)
 {
-    checker c;
-    int ok = 1;
+    checker *c = &run->reader;
+    check_printer *pr = &run->printer;
 
-    memset(&c, 0, sizeof c);
-    c.o = o;
-    c.lib = lib;
-    c.xof_opts = *o;
-    c.xof_opts.xof = 1;
-    c.xof_opts.given |= TAKES_XOF;
-    c.keyed = (o->given & TAKES_KEY) != 0;
-    c.hashers = calloc(2 * algorithm_count, sizeof *c.hashers);
-    c.opened = calloc(2 * algorithm_count, sizeof *c.opened);
-    if (c.hashers == NULL || c.opened == NULL || !input_init(&c.in, 0)) {
-        input_free(&c.in);
-        free(c.hashers);
-        free(c.opened);
-        fprintf(message_stream(), "ksum: out of memory\n");
+    c->o = o;
+    c->xof_opts = *o;
+    c->xof_opts.xof = 1;
+    c->xof_opts.given |= TAKES_XOF;
+    c->keyed = (o->given & TAKES_KEY) != 0;
+    c->lists = o->files;
+    pr->o = o;
+    pr->keyed = c->keyed;
+    pr->ok = 1;
+    for (char **f = o->files; *f != NULL; f++)
+        pr->stdin_is_list |= is_standard_input(*f);
+    pr->stdin_is_tty = isatty(STDIN_FILENO);
+    road_choose(r, o, lib, 1, 1);
+    if (!cache_init(&c->facts, lib) || !cache_init(&pr->hashers, lib) ||
+        !input_init(&pr->in, r->read_ahead))
         return 0;
-    }
     /* A check file may come from anywhere: a device or FIFO it names
      * could make ksum read forever. */
-    c.in.regular_only = 1;
-    for (char **f = o->files; *f != NULL; f++)
-        c.stdin_is_list |= is_standard_input(*f);
-    c.stdin_is_tty = isatty(STDIN_FILENO);
+    pr->in.regular_only = 1;
+    return 1;
+}
+
+static void check_run_close(check_run *run)
+{
+    if (run->reader.reading)
+        close_list(&run->reader);   /* output stopped */
+    cache_free(&run->reader.facts);
+    cache_free(&run->printer.hashers);
+    input_free(&run->printer.in);
+    free(run);
+}
+
+int check_files(const options *o, OSSL_LIB_CTX *lib)
+{
+    /* On the heap: the main stack may not grow (ulimit -s). */
+    check_run *run = calloc(1, sizeof *run);
+    road r;
+    int ok;
+
+    if (run == NULL || !check_run_open(run, o, lib, &r)) {
+        fprintf(message_stream(), "ksum: out of memory\n");
+        if (run != NULL)
+            check_run_close(run);
+        return 0;
+    }
     warn_keyless(o);
-    for (char **f = o->files; *f != NULL && !c.stopped; f++)
-        ok &= check_one_file(&c, *f);
-    if (!c.stopped)
-        warn_unapplied(&c);
-    for (size_t i = 0; i < 2 * algorithm_count; i++)
-        if (c.opened[i])
-            hasher_close(&c.hashers[i]);
-    free(c.hashers);
-    free(c.opened);
-    input_free(&c.in);
-    return ok && !c.stopped;
+    road_client c = {sizeof(check_item), next_item, print_item, drop_item, run,
+                     CACHE_KEYS, NULL, 0};
+    ok = road_run(&r, lib, &c, NULL) && run->printer.ok && !run->printer.stopped;
+    if (!run->printer.stopped)
+        warn_unapplied(&run->reader);
+    check_run_close(run);
+    return ok;
 }
