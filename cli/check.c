@@ -256,7 +256,8 @@ typedef struct check_item {
     const char *label;      /* the check file's name in messages */
     const char *path;       /* ITEM_LIST_FAILED: as given */
     unsigned long lineno;
-    int err;                /* ITEM_UNREAD, ITEM_LIST_FAILED: why */
+    int err;                /* ITEM_UNREAD, ITEM_LIST_FAILED: why; ITEM_LINE:
+                               why its file cannot be hashed, known unread */
     int say;                /* ITEM_IMPROPER: its message is printed */
     char why[CHECK_TAG_MAX + 320];
     /* ITEM_LINE: its names and digest (in mem), hashed for d by a worker,
@@ -364,6 +365,8 @@ static int compare_line(check_printer *c, const check_item *it, const file_resul
 {
     *failed = it->e.names[0];
     *why = NULL;
+    if (it->err != 0)
+        return it->err;
     if (r != NULL) {
         *why = r->why;
         if (r->err == 0)
@@ -381,9 +384,9 @@ static void verify(check_printer *c, const check_item *it, const file_result *r)
     hasher *h = NULL;
     int equal = 0, err;
 
-    if (!it->unfetched && r == NULL)
+    if (!it->unfetched && r == NULL && it->err == 0)
         h = cache_get(&c->hashers, &it->d);
-    if (it->unfetched || (r == NULL && h == NULL)) {
+    if (it->unfetched || (r == NULL && it->err == 0 && h == NULL)) {
         c->n.unreadable++;  /* not verified: never an improper line */
         if (!o->status)
             print_result(c, &it->e, "FAILED open or read");
@@ -627,6 +630,18 @@ static void line_message(const char *file, unsigned long lineno, const char *wha
     fprintf(f, ": %lu: %s%s%s\n", lineno, what, why ? ": " : "", why ? why : "");
 }
 
+/* 0 when path is a regular file, or why it cannot be one: the errno of
+ * stat (as open would fail), or KSUM_ENOTREG (check mode hashes regular
+ * files only).  A worker opens it again, and judges it again. */
+static int regular_or_why(const char *path)
+{
+    struct stat st;
+
+    if (stat(path, &st) != 0)
+        return errno;
+    return S_ISREG(st.st_mode) ? 0 : KSUM_ENOTREG;
+}
+
 /* A line of a known algorithm into an item to verify; another fate when
  * its digest does not fit. */
 static int check_entry(checker *c, check_line *l, line_plan *p, check_item *it)
@@ -650,8 +665,11 @@ static int check_entry(checker *c, check_line *l, line_plan *p, check_item *it)
         c->applied |= h->facts.takes;
     it->d = spec_of(c, p->alg, p->xof, size);
     /* Standard input, tuples and outputs too long to hold are the printing
-     * thread's; any other name is a regular file or an error. */
+     * thread's; any other name is a regular file for a worker, or an error
+     * known now, which costs no worker's time (a list of missing files). */
     it->here = tuple || size > HASHER_STREAM_MIN || strcmp(it->e.names[0], "-") == 0;
+    if (!it->here && !it->unfetched)
+        it->err = regular_or_why(it->e.names[0]);
     return LINE_CHECKED;
 }
 
@@ -884,13 +902,24 @@ static int next_item(void *ctx, void *item, file_job *job, size_t *weight)
     }
     it->label = c->label;
     list_item(c, it);
-    if (it->kind == ITEM_LINE && !it->here && !it->unfetched) {
+    if (it->kind == ITEM_LINE && !it->here && !it->unfetched && it->err == 0) {
         job->path = it->e.names[0];
         job->d = &it->d;
         job->n = 1;
     }
     *weight = it->held;
     return 1;
+}
+
+/* The next item will not wait on the writer of a list on a pipe or
+ * terminal (nor on opening the next list: a FIFO's open waits). */
+static int item_ready(void *ctx)
+{
+    const checker *c = &((check_run *)ctx)->reader;
+
+    if (!c->reading)
+        return *c->lists == NULL;
+    return c->ending || line_ready(&c->r);
 }
 
 static int print_item(void *ctx, void *item, file_result *r, file_progress *progress)
@@ -1009,7 +1038,7 @@ int check_files(const options *o, OSSL_LIB_CTX *lib)
         return 0;
     }
     warn_keyless(o);
-    road_client c = {sizeof(check_item), next_item, print_item, drop_item, run,
+    road_client c = {sizeof(check_item), next_item, item_ready, print_item, drop_item, run,
                      CACHE_KEYS, NULL, 0};
     ok = road_run(&r, lib, &c, NULL) && run->printer.ok && !run->printer.stopped;
     if (!run->printer.stopped)

@@ -117,11 +117,13 @@ typedef struct pool {
     size_t held;                /* the weight of the entries in the window */
     int producing, ended;       /* in the client's next; it has no more */
     int stop;                   /* standard output failed */
+    int window_waits;           /* a worker waits for the window to empty */
     unsigned workers;           /* started */
-    /* Workers with no file yet, or none left in flight: until they have
-     * one, the others take no second file (two big files on two threads
-     * are hashed one per thread, not batched on one). */
+    /* Workers with no file yet, or none left in flight: the others take a
+     * second file only while one is left for each of them (two big files
+     * on two threads are hashed one per thread, not batched on one). */
     unsigned hungry;
+    size_t untaken;             /* files produced, not taken by a worker */
     progress *pg;               /* --progress, or NULL */
     pthread_mutex_t mu;
     pthread_cond_t done, room;  /* for the printing thread; for workers */
@@ -145,36 +147,69 @@ static int can_produce(const pool *p)
            (p->held < WINDOW_BYTES_MAX || ahead < p->least);
 }
 
-/* Calls the client for one more item, the mutex released meanwhile (it
- * reads directories and check files).  Only one thread at a time; the
- * caller holds the mutex and has checked that there is room, so that the
- * item's place is free. */
-static void produce(pool *p)
+/* Whether the client's next item will not wait on a writer (the client's
+ * state is still: the mutex held and no one producing, or the producing
+ * thread's own call). */
+static int source_ready(const pool *p)
 {
-    void *item = item_at(p, p->produced);
+    return p->c->ready == NULL || p->c->ready(p->c->ctx);
+}
+
+/* The client's item i into its place, which is free; 0 at the end.  *files
+ * counts the files for workers, *held their weight. */
+static int produce_one(pool *p, size_t i, size_t *held, int *files)
+{
+    entry *e = at(p, i);
     file_job job = {0};
     size_t weight = 0;
-    int got;
+
+    memset(item_at(p, i), 0, p->c->item_size);
+    if (!p->c->next(p->c->ctx, item_at(p, i), &job, &weight))
+        return 0;
+    memset(e, 0, sizeof *e);
+    e->job = job;
+    e->job.progress = &e->progress;
+    e->weight = weight;
+    file_progress_start(&e->progress, NULL);
+    *held += weight;
+    *files += job.path != NULL;
+    return 1;
+}
+
+/* Calls the client for up to PRODUCE_MOST more items (those after the
+ * first only when they need not wait on a writer), the mutex released
+ * meanwhile: it reads directories and check files.  Only one thread at a
+ * time; the caller holds the mutex and has checked that there is room.
+ * The places from produced on are no other thread's until produced moves
+ * past them.  One wake-up a batch, not an item: each costs more than a
+ * file that fails to open.  Returns whether one is a file for a worker. */
+#define PRODUCE_MOST 16
+
+static int produce(pool *p)
+{
+    size_t first = p->produced, ahead = p->produced - p->printed;
+    size_t held = p->held, was = p->held, n = 0;
+    int files = 0, ended = 0;
 
     p->producing = 1;
     pthread_mutex_unlock(&p->mu);
-    memset(item, 0, p->c->item_size);
-    got = p->c->next(p->c->ctx, item, &job, &weight);
+    while (n < PRODUCE_MOST && ahead + n < p->window &&
+           (held < WINDOW_BYTES_MAX || ahead + n < p->least) &&
+           (n == 0 || source_ready(p)) && !(ended = !produce_one(p, first + n, &held, &files)))
+        n++;
     pthread_mutex_lock(&p->mu);
     p->producing = 0;
-    if (got) {
-        entry *e = at(p, p->produced++);
-        memset(e, 0, sizeof *e);
-        e->job = job;
-        e->job.progress = &e->progress;
-        e->weight = weight;
-        p->held += weight;
-        file_progress_start(&e->progress, NULL);
-    } else {
-        p->ended = 1;
-    }
-    pthread_cond_broadcast(&p->done);
-    pthread_cond_broadcast(&p->room);
+    p->produced += n;
+    p->untaken += (size_t)files;
+    p->held += held - was;
+    p->ended |= ended;
+    /* The printing thread waits for nothing else than entry printed, the
+     * workers for a file. */
+    if (p->ended || (p->printed >= first && p->printed < p->produced))
+        pthread_cond_broadcast(&p->done);
+    if (p->ended || files > 0)
+        pthread_cond_broadcast(&p->room);
+    return files > 0;
 }
 
 /* ---- the workers ---- */
@@ -189,20 +224,25 @@ static int take_file(void *ctx, int wait, size_t *index, file_job *job)
     int have = 0;
 
     pthread_mutex_lock(&p->mu);
-    while (!p->stop && (wait || p->hungry == 0)) {
+    while (!p->stop) {
         while (p->next < p->produced && at(p, p->next)->job.path == NULL)
             p->next++;
-        if (p->next < p->produced) {
+        /* A second file only while one is left for each hungry worker. */
+        if (p->next < p->produced && (wait || p->untaken > p->hungry)) {
             *index = p->next++;
+            p->untaken--;
             have = 1;
             break;
         }
-        if (can_produce(p))
+        /* With files in flight, a worker reads only what is there. */
+        if (can_produce(p) && (wait || source_ready(p))) {
             produce(p);
-        else if (p->ended || !wait)
+        } else if (p->ended || !wait) {
             break;
-        else
+        } else {
+            p->window_waits |= !p->producing;
             pthread_cond_wait(&p->room, &p->mu);
+        }
     }
     if (have) {
         *job = at(p, *index)->job;
@@ -219,7 +259,8 @@ static void publish(void *ctx, size_t index, file_result *r)
     pthread_mutex_lock(&p->mu);
     at(p, index)->r = *r;
     at(p, index)->done = 1;
-    pthread_cond_broadcast(&p->done);
+    if (index == p->printed)
+        pthread_cond_broadcast(&p->done);
     pthread_mutex_unlock(&p->mu);
 }
 
@@ -265,19 +306,19 @@ static void *work(void *arg)
 static entry *wait_for(pool *p, size_t i)
 {
     for (int shown = 0;;) {
-        if (i < p->produced) {
-            entry *e = at(p, i);
-            if (e->job.path == NULL || e->done || p->workers == 0)
-                return e;
-            if (!shown++)
-                progress_show(p->pg, e->job.path, &e->progress);
-        } else if (p->ended) {
+        entry *e = i < p->produced ? at(p, i) : NULL;
+        if (e != NULL && (e->job.path == NULL || e->done || p->workers == 0))
+            return e;
+        if (e == NULL && p->ended)
             return NULL;
-        } else if (can_produce(p)) {
+        if (e != NULL && !shown++)
+            progress_show(p->pg, e->job.path, &e->progress);
+        /* The item needed now, or while a worker hashes it, the workers'
+         * next files, when that does not wait on a writer. */
+        if (can_produce(p) && (e == NULL || source_ready(p)))
             produce(p);
-            continue;
-        }
-        pthread_cond_wait(&p->done, &p->mu);
+        else
+            pthread_cond_wait(&p->done, &p->mu);
     }
 }
 
@@ -309,7 +350,12 @@ static void print_in_order(pool *p)
         p->held -= at(p, p->printed)->weight;
         p->printed++;
         p->stop = err == KSUM_EWRITE;
-        pthread_cond_broadcast(&p->room);
+        /* Workers waiting for room are woken once half the window is
+         * free, not at every line. */
+        if (p->stop || (p->window_waits && p->produced - p->printed <= p->window / 2)) {
+            p->window_waits = 0;
+            pthread_cond_broadcast(&p->room);
+        }
     }
     pthread_mutex_unlock(&p->mu);
 }

@@ -51,6 +51,11 @@ typedef struct road_client {
      * file it names, and *weight to the bytes it and its result will hold.
      * Called on any thread, one call at a time. */
     int (*next)(void *ctx, void *item, file_job *job, size_t *weight);
+    /* 1 when the next call of next will not wait on the writer of a list
+     * on a pipe or terminal (NULL: never waits).  A thread with something
+     * else to do (files in flight, a line to print) reads ahead only then:
+     * the verdict of a line typed must not wait for the next line. */
+    int (*ready)(void *ctx);
     /* Prints item, on the printing thread, in order: r is what a worker
      * made of its file, NULL when no worker took it (the item hashes it
      * here if it must, its reading shown through progress).  Returns 0,

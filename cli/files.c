@@ -5,7 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <openssl/err.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -292,4 +292,13 @@ int line_next(line_reader *r, int *err)
         if (nl != NULL)
             return fits ? LINE_OK : LINE_TOO_LONG;
     }
+}
+
+int line_ready(const line_reader *r)
+{
+    struct pollfd p = {.fd = r->fd, .events = POLLIN};
+
+    if (r->at_end || memchr(r->chunk + r->pos, r->sep, r->end - r->pos) != NULL)
+        return 1;
+    return poll(&p, 1, 0) > 0;
 }

@@ -101,5 +101,9 @@ int line_reader_init(line_reader *r, int fd);
  * line after it), LINE_READ_ERROR (*err: errno). */
 int line_next(line_reader *r, int *err);
 void line_reader_free(line_reader *r);
+/* The next line_next has a line (or the end) without waiting on the
+ * writer of a pipe or terminal: a whole line is buffered, or there is
+ * something to read. */
+int line_ready(const line_reader *r);
 
 #endif

@@ -47,6 +47,11 @@ static int next_name(void *ctx, void *item, file_job *job, size_t *weight)
     return 1;
 }
 
+static int names_ready_for(void *ctx)
+{
+    return names_ready(((hash_run *)ctx)->names);
+}
+
 static void drop_name(void *ctx, void *item)
 {
     (void)ctx;
@@ -224,7 +229,7 @@ int hash_files(const options *o, OSSL_LIB_CTX *lib)
         names_close(names);
         return 0;
     }
-    road_client c = {sizeof(named), next_name, print_name_entry, drop_name, h,
+    road_client c = {sizeof(named), next_name, names_ready_for, print_name_entry, drop_name, h,
                      h->set.n, h->d, h->set.n};
     h->names = names;
     h->pg = progress_start(o->progress);

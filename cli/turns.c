@@ -132,8 +132,9 @@ static int start(turns *t, size_t j, in_flight *f, const turns_source *src)
     return 0;
 }
 
-/* Fills the free places; waits for a file only when none is in flight
- * (then this worker is hungry: the pool counts it until it has a file). */
+/* Fills the free places, until the pool has no file to give; waits for
+ * one only when none is in flight (then this worker is hungry: the pool
+ * counts it until it has a file). */
 static size_t fill(turns *t, const turns_source *src, size_t active)
 {
     for (size_t j = 0; j < t->nslots; j++) {
@@ -145,7 +146,7 @@ static size_t fill(turns *t, const turns_source *src, size_t active)
                 t->hungry = 1;
             }
             if (!src->take(src->ctx, wait, &f->index, &f->job))
-                break;
+                return active;
             t->hungry &= !wait;
             f->active = start(t, j, f, src);
             active += f->active;

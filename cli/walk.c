@@ -347,6 +347,11 @@ int names_next(name_source *s, named *n)
     }
 }
 
+int names_ready(const name_source *s)
+{
+    return s->depth > 0 || !s->have_list || s->list_done || line_ready(&s->list);
+}
+
 void named_free(named *n)
 {
     free(n->path);

@@ -42,6 +42,9 @@ void names_close(name_source *s);
 
 /* The next name into *n (to named_free); 0 when there are no more. */
 int names_next(name_source *s, named *n);
+/* The next names_next will not wait on the writer of a list on a pipe or
+ * terminal. */
+int names_ready(const name_source *s);
 void named_free(named *n);
 
 /* Prints an error or warning: "ksum: NAME: reason", or for a list's

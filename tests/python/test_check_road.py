@@ -272,3 +272,44 @@ def test_output_that_fails_stops_at_once(tree, road):
         p = subprocess.run([KSUM] + extra + ["-c", "F"], cwd=d, env=dict(os.environ, **env),
                            stdout=full, stderr=subprocess.PIPE, timeout=120)
     assert (p.returncode, p.stderr) == (1, b"ksum: write error: No space left on device\n")
+
+
+@pytest.mark.parametrize("road", sorted(ROADS))
+@pytest.mark.parametrize("check", [True, False])
+def test_a_line_is_answered_before_the_next_is_written(tree, road, check):
+    """A list on a pipe (a program writing it, a user typing it): the answer
+    to a line must not wait for the next line.  A worker with a file in
+    flight read the list ahead and waited there on the writer, with the file
+    unhashed (`--files-from -` at --threads 1 did before issue 21)."""
+    import pty
+    import select
+    d, files = tree
+    name = sorted(files)[3]
+    line = f"{sha3(files[name])}  {name}\n" if check else f"{name}\n"
+    want = f"{name}: OK" if check else f"{sha3(files[name])}  {name}"
+    extra, env = ROADS[road]
+    master, slave = pty.openpty()
+    r, w = os.pipe()
+    args = ["-c", "-"] if check else ["--files-from", "-"]
+    p = subprocess.Popen([KSUM] + extra + args, cwd=d, stdin=r, stdout=slave,
+                         stderr=slave, env=dict(os.environ, **env))
+    os.close(r)
+    os.close(slave)
+    try:
+        os.write(w, line.encode())
+        out = b""
+        while b"\n" not in out:
+            ready, _, _ = select.select([master], [], [], 20)
+            assert ready, f"no answer to the first line: {out!r}"
+            out += os.read(master, 4096)
+        assert out.decode().splitlines()[0] == want
+        os.write(w, line.encode())
+        os.close(w)
+        w = -1
+        assert p.wait(timeout=60) == 0
+    finally:
+        if w >= 0:
+            os.close(w)
+        p.kill()
+        p.wait()
+        os.close(master)
