@@ -225,6 +225,10 @@ static int take_file(void *ctx, int wait, size_t *index, file_job *job)
 
     pthread_mutex_lock(&p->mu);
     while (!p->stop) {
+        /* Before printed, every file was taken (the printing thread passes
+         * none that is not done): its places may hold newer entries. */
+        if (p->next < p->printed)
+            p->next = p->printed;
         while (p->next < p->produced && at(p, p->next)->job.path == NULL)
             p->next++;
         /* A second file only while one is left for each hungry worker. */
