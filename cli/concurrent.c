@@ -119,9 +119,10 @@ typedef struct pool {
     int stop;                   /* standard output failed */
     int window_waits;           /* a worker waits for the window to empty */
     unsigned workers;           /* started */
-    /* Workers with no file yet, or none left in flight: the others take a
-     * second file only while one is left for each of them (two big files
-     * on two threads are hashed one per thread, not batched on one). */
+    /* Workers with no file yet, or none left in flight: the others take
+     * another file only while as many are left for each of them (two big
+     * files on two threads are hashed one per thread, not batched on
+     * one). */
     unsigned hungry;
     size_t untaken;             /* files produced, not taken by a worker */
     progress *pg;               /* --progress, or NULL */
@@ -218,10 +219,10 @@ static int produce(pool *p)
  * terminals, devices, /dev/stdin or /proc/self/fd/0 may be one stream
  * under several names, which two threads would split between them: the
  * printing thread reads those itself, one after the other in order. */
-static int take_file(void *ctx, int wait, size_t *index, file_job *job)
+static int take_file(void *ctx, size_t active, size_t *index, file_job *job)
 {
     pool *p = ctx;
-    int have = 0;
+    int have = 0, wait = active == 0;
 
     pthread_mutex_lock(&p->mu);
     while (!p->stop) {
@@ -231,8 +232,11 @@ static int take_file(void *ctx, int wait, size_t *index, file_job *job)
             p->next = p->printed;
         while (p->next < p->produced && at(p, p->next)->job.path == NULL)
             p->next++;
-        /* A second file only while one is left for each hungry worker. */
-        if (p->next < p->produced && (wait || p->untaken > p->hungry)) {
+        /* Another file only while as many are left for each hungry worker:
+         * eight big files on two workers are four each (a tree mode's
+         * batch gains only the first chunks), thousands of small ones fill
+         * every lane. */
+        if (p->next < p->produced && (wait || p->untaken > p->hungry * (active + 1))) {
             *index = p->next++;
             p->untaken--;
             have = 1;

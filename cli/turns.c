@@ -145,7 +145,7 @@ static size_t fill(turns *t, const turns_source *src, size_t active)
                 src->starving(src->ctx);
                 t->hungry = 1;
             }
-            if (!src->take(src->ctx, wait, &f->index, &f->job))
+            if (!src->take(src->ctx, active, &f->index, &f->job))
                 return active;
             t->hungry &= !wait;
             f->active = start(t, j, f, src);

@@ -53,11 +53,11 @@ void file_result_free(file_result *r);
 
 /* Where the files come from and their results go (the pool). */
 typedef struct turns_source {
-    /* The next file: its index (for publish) and job.  With wait (nothing
-     * in flight) it waits for one; without, it returns 0 at once when none
-     * is ready or another worker is waiting for one.  0 too when there
-     * are no more or output stopped. */
-    int (*take)(void *ctx, int wait, size_t *index, file_job *job);
+    /* The next file: its index (for publish) and job.  With nothing in
+     * flight (active 0) it waits for one; with active files, it returns 0
+     * at once when none is ready or the hungry workers need those there
+     * are.  0 too when there are no more or output stopped. */
+    int (*take)(void *ctx, size_t active, size_t *index, file_job *job);
     /* File index's result (r's memory becomes the pool's). */
     void (*publish)(void *ctx, size_t index, file_result *r);
     /* Output failed: drop everything in flight. */
