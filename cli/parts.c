@@ -704,6 +704,28 @@ static size_t cv_room(const cursor *c, part_record *r)
     return (size_t)(said < fits ? said : fits) * r->cv_len;
 }
 
+/* The run of well-formed "cv" lines at the cursor, decoded straight into
+ * r->cvs: a line of exactly "cv ", the base64 of cv_len bytes and '\n' is
+ * found without a search for its end (a gigabyte has 131,072 of them).
+ * Any other line is left to parse_body's general loop, which reads it as
+ * it reads every line, and reports it if it is bad. */
+static void take_cv_lines(cursor *c, part_record *r, size_t cv_cap)
+{
+    size_t text = BASE64_LENGTH(r->cv_len), line = 3 + text + 1, got;
+    uint8_t cv[BASE64_LENGTH(PART_MAX_CV) / 4 * 3];
+
+    while ((size_t)(c->end - c->p) >= line && memcmp(c->p, "cv ", 3) == 0 &&
+           c->p[line - 1] == '\n' && (r->count + 1) * r->cv_len <= cv_cap &&
+           base64_decode(c->p + 3, text, cv, &got) && got == r->cv_len) {
+        memcpy(r->cvs + r->count * r->cv_len, cv, got);
+        r->count++;
+        c->line = c->p;
+        c->len = line - 1;
+        c->p += line;
+        c->lineno++;
+    }
+}
+
 static int parse_body(cursor *c, part_record *r, size_t *head_n, char *why,
                       size_t why_size)
 {
@@ -712,6 +734,7 @@ static int parse_body(cursor *c, part_record *r, size_t *head_n, char *why,
     uint64_t cvs_said;
 
     for (;;) {
+        take_cv_lines(c, r, cv_cap);
         if (!next_line(c)) {
             snprintf(why, why_size, "truncated: it ends before its 'cvs' line (and its check)");
             return 0;
