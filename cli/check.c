@@ -519,7 +519,7 @@ static int check_entry(checker *c, const char *file, unsigned long lineno,
         if (!c->o->status)
             print_result(c, &e, "FAILED open or read");
     } else {
-        h->size = size;     /* the parameters point at it */
+        hasher_set_size(h, size);
         c->applied |= h->facts.takes;
         verify(c, &e, h, n);
     }

@@ -14,45 +14,107 @@
 
 static const char empty[1] = "";
 
-static OSSL_PARAM text_param(const char *key, const char *text)
+/* The slot of key in s: its own if it is there, else a new one at the end;
+ * NULL when s is full. */
+static OSSL_PARAM *slot_for(hasher_params *s, const char *key)
 {
-    return OSSL_PARAM_construct_octet_string(key, (void *)text, strlen(text));
+    for (size_t i = 0; i < s->n; i++)
+        if (strcmp(s->p[i].key, key) == 0)
+            return &s->p[i];
+    if (s->n == HASHER_PARAMS_MAX)
+        return NULL;
+    s->p[s->n + 1] = OSSL_PARAM_construct_end();
+    return &s->p[s->n++];
+}
+
+/* key with len bytes at bytes, which must outlive the hasher. */
+static int put_bytes(hasher_params *s, const char *key, const void *bytes, size_t len)
+{
+    OSSL_PARAM *p = slot_for(s, key);
+
+    if (p != NULL)
+        *p = OSSL_PARAM_construct_octet_string(key, (void *)bytes, len);
+    return p != NULL;
+}
+
+/* key with a copy of a number, of OSSL_PARAM type type (unsigned or
+ * signed) and len bytes (those of the union's member). */
+static int put_number(hasher_params *s, const char *key, unsigned type,
+                      const void *value, size_t len)
+{
+    OSSL_PARAM *p = slot_for(s, key);
+    void *v;
+
+    if (p == NULL)
+        return 0;
+    v = &s->values[p - s->p];
+    memcpy(v, value, len);
+    *p = (OSSL_PARAM){key, type, v, len, OSSL_PARAM_UNMODIFIED};
+    return 1;
+}
+
+#define PUT_UNSIGNED(s, key, ctype, v) \
+    put_number(s, key, OSSL_PARAM_UNSIGNED_INTEGER, &(ctype){v}, sizeof(ctype))
+#define PUT_SIZE(s, key, v) PUT_UNSIGNED(s, key, size_t, v)
+#define PUT_UINT(s, key, v) PUT_UNSIGNED(s, key, unsigned, v)
+#define PUT_U64(s, key, v) PUT_UNSIGNED(s, key, uint64_t, v)
+#define PUT_INT(s, key, v) put_number(s, key, OSSL_PARAM_INTEGER, &(int){v}, sizeof(int))
+
+/* Takes key out of s (a batch id of 0 is sent as none). */
+static void drop(hasher_params *s, const char *key)
+{
+    size_t i = 0;
+
+    while (i < s->n && strcmp(s->p[i].key, key) != 0)
+        i++;
+    if (i == s->n)
+        return;
+    for (s->n--; i < s->n; i++) {
+        int own = s->p[i + 1].data == &s->values[i + 1];
+        s->p[i] = s->p[i + 1];
+        s->values[i] = s->values[i + 1];
+        if (own)
+            s->p[i].data = &s->values[i];
+    }
+    s->p[s->n] = OSSL_PARAM_construct_end();
+}
+
+/* "size" is the MAC's name, "xoflen" the digests'. */
+static const char *size_key(const hasher *h)
+{
+    return h->mac ? OSSL_MAC_PARAM_SIZE : OSSL_DIGEST_PARAM_XOFLEN;
 }
 
 /* The parameters of what the user gave, and the two that ksum always
  * sends: the output length (ksum's default may not be the running
- * OpenSSL's) and KMAC's key (empty by default; OpenSSL's KMAC has none). */
-static void build_params(hasher *h)
+ * OpenSSL's) and KMAC's key (empty by default; OpenSSL's KMAC has none).
+ * 0 when they do not fit. */
+static int build_params(hasher *h, const options *o, unsigned given)
 {
-    const options *o = h->opts;
-    unsigned t = h->facts.takes &
-                 (o->given | TAKES_SIZE | TAKES_KEY | TAKES_THREADS | TAKES_BATCH);
-    OSSL_PARAM *p = h->params;
+    unsigned t = h->facts.takes & (given | TAKES_SIZE | TAKES_KEY | TAKES_THREADS);
+    hasher_params *s = &h->sent;
+    int ok = 1;
 
+    s->n = 0;
+    s->p[0] = OSSL_PARAM_construct_end();
     if (t & TAKES_CUSTOM)
-        *p++ = text_param(KSUM_PARAM_CUSTOM, o->custom);
+        ok &= put_bytes(s, KSUM_PARAM_CUSTOM, o->custom, strlen(o->custom));
     if (t & TAKES_FUNCTION)
-        *p++ = text_param(KSUM_PARAM_FUNCTION_NAME, o->function);
+        ok &= put_bytes(s, KSUM_PARAM_FUNCTION_NAME, o->function, strlen(o->function));
     if (t & TAKES_BLOCK)
-        *p++ = OSSL_PARAM_construct_size_t(KSUM_PARAM_BLOCK_SIZE, (size_t *)&o->block_size);
+        ok &= PUT_SIZE(s, KSUM_PARAM_BLOCK_SIZE, o->block_size);
     if (t & TAKES_DOMAIN)
-        *p++ = OSSL_PARAM_construct_uint(KSUM_PARAM_DOMAIN, (unsigned *)&o->domain);
+        ok &= PUT_UINT(s, KSUM_PARAM_DOMAIN, o->domain);
     if (t & TAKES_XOF)
-        *p++ = OSSL_PARAM_construct_int(KSUM_PARAM_XOF, (int *)&o->xof);
+        ok &= PUT_INT(s, KSUM_PARAM_XOF, o->xof);
     if ((t & TAKES_THREADS) && o->threads != 0)
-        *p++ = OSSL_PARAM_construct_uint(KSUM_PARAM_THREADS, (unsigned *)&o->threads);
+        ok &= PUT_UINT(s, KSUM_PARAM_THREADS, o->threads);
     if (t & TAKES_KEY)
-        *p++ = OSSL_PARAM_construct_octet_string(
-            OSSL_MAC_PARAM_KEY, o->key ? (void *)o->key : (void *)empty,
-            o->key ? o->key_len : 0);
-    if ((t & TAKES_BATCH) && h->batch != 0)
-        *p++ = OSSL_PARAM_construct_uint64(KSUM_PARAM_BATCH, &h->batch);
-    /* "size" is the MAC's name, "xoflen" the digests' */
+        ok &= put_bytes(s, OSSL_MAC_PARAM_KEY, o->key ? (void *)o->key : (void *)empty,
+                        o->key ? o->key_len : 0);
     if (t & TAKES_SIZE)
-        *p++ = OSSL_PARAM_construct_size_t(h->mac ? OSSL_MAC_PARAM_SIZE
-                                                  : OSSL_DIGEST_PARAM_XOFLEN,
-                                           &h->size);
-    *p = OSSL_PARAM_construct_end();
+        ok &= PUT_SIZE(s, size_key(h), h->size);
+    return ok;
 }
 
 static int fetch_failed(const algorithm *alg)
@@ -70,12 +132,12 @@ size_t hasher_output_size(const algorithm_facts *f, const options *o)
     return (f->takes & TAKES_SIZE) && o->size ? o->size : f->default_size;
 }
 
-int hasher_open(hasher *h, OSSL_LIB_CTX *lib, const algorithm *alg,
-                const options *o)
+/* hasher_open, sending the options of the bits given (TAKES_*) only. */
+static int open_with(hasher *h, OSSL_LIB_CTX *lib, const algorithm *alg,
+                     const options *o, unsigned given)
 {
     memset(h, 0, sizeof *h);
     h->alg = alg;
-    h->opts = o;
     if (alg->is_mac) {
         h->mac = EVP_MAC_fetch(lib, alg->name, PROPS);
         h->mac_ctx = h->mac ? EVP_MAC_CTX_new(h->mac) : NULL;
@@ -89,19 +151,28 @@ int hasher_open(hasher *h, OSSL_LIB_CTX *lib, const algorithm *alg,
     }
     algorithm_facts_of(h->md, h->mac, &h->facts);
     h->size = hasher_output_size(&h->facts, o);
-    build_params(h);
+    h->xof = (h->facts.takes & given & TAKES_XOF) && o->xof;
+    if (!build_params(h, o, given)) {
+        fprintf(message_stream(), "ksum: %s: more than %d parameters to send\n",
+                alg->name, HASHER_PARAMS_MAX);
+        return 0;
+    }
     return 1;
+}
+
+int hasher_open(hasher *h, OSSL_LIB_CTX *lib, const algorithm *alg,
+                const options *o)
+{
+    return open_with(h, lib, alg, o, o->given);
 }
 
 int hasher_try(OSSL_LIB_CTX *lib, const algorithm *alg, const options *o,
                unsigned given, char *why, size_t size)
 {
-    options only = *o;
     hasher h;
     int ok;
 
-    only.given &= given;
-    if (!hasher_open(&h, lib, alg, &only)) {
+    if (!open_with(&h, lib, alg, o, o->given & given)) {
         snprintf(why, size, "cannot fetch it");
         return 0;
     }
@@ -153,8 +224,8 @@ void hasher_set_close(hasher_set *s)
 int hasher_begin(hasher *h)
 {
     if (h->mac)
-        return EVP_MAC_init(h->mac_ctx, NULL, 0, h->params);
-    return EVP_DigestInit_ex2(h->md_ctx, h->md, h->params);
+        return EVP_MAC_init(h->mac_ctx, NULL, 0, h->sent.p);
+    return EVP_DigestInit_ex2(h->md_ctx, h->md, h->sent.p);
 }
 
 int hasher_update(hasher *h, const uint8_t *in, size_t len)
@@ -194,10 +265,25 @@ int hasher_squeeze(hasher *h, uint8_t *out, size_t len)
     return EVP_MD_CTX_get_params(h->md_ctx, p);
 }
 
+/* The slots exist already, or there is room (build_params leaves some):
+ * the setters cannot fail. */
+_Static_assert(HASHER_PARAMS_MAX >= 9, "the eight build_params may send, and a batch id");
+
+void hasher_set_size(hasher *h, size_t size)
+{
+    h->size = size;
+    if (h->facts.takes & TAKES_SIZE)
+        PUT_SIZE(&h->sent, size_key(h), size);
+}
+
 void hasher_join(hasher *h, uint64_t id)
 {
-    h->batch = id;
-    build_params(h);
+    if (!(h->facts.takes & TAKES_BATCH))
+        return;
+    if (id != 0)
+        PUT_U64(&h->sent, KSUM_PARAM_BATCH, id);
+    else
+        drop(&h->sent, KSUM_PARAM_BATCH);
 }
 
 /* The name a context's "backend" points to, copied into name. */
