@@ -191,12 +191,13 @@ void hasher_close(hasher *h)
     EVP_MD_free(h->md);
 }
 
-int hasher_set_open(hasher_set *s, OSSL_LIB_CTX *lib, const options *o)
+int hasher_set_open(hasher_set *s, OSSL_LIB_CTX *lib, const options *o,
+                    const algorithm *const *algs, size_t n)
 {
     memset(s, 0, sizeof *s);
-    for (; s->n < o->nalgs; s->n++) {
+    for (; s->n < n; s->n++) {
         hasher *h = &s->hs[s->n];
-        if (!hasher_open(h, lib, o->algs[s->n], o)) {
+        if (!hasher_open(h, lib, algs[s->n], o)) {
             hasher_close(h);
             return 0;
         }

@@ -81,7 +81,7 @@ void hasher_join(hasher *h, uint64_t id);
  * side (KSUM_PARAM_LANES); 0 when EVP could not tell. */
 unsigned hasher_lanes(hasher *h);
 
-/* A hasher for each of the options' algorithms, and their outputs. */
+/* A hasher for each of n algorithms, and their outputs. */
 typedef struct hasher_set {
     hasher hs[OPTIONS_ALGS_MAX];
     uint8_t *sums[OPTIONS_ALGS_MAX];  /* NULL where the output is streamed */
@@ -91,7 +91,8 @@ typedef struct hasher_set {
 
 /* Opens them; prints an error and returns 0 on failure (hasher_set_close
  * is still due). */
-int hasher_set_open(hasher_set *s, OSSL_LIB_CTX *lib, const options *o);
+int hasher_set_open(hasher_set *s, OSSL_LIB_CTX *lib, const options *o,
+                    const algorithm *const *algs, size_t n);
 void hasher_set_close(hasher_set *s);
 
 /* The Keccak backend ksumprov chose (KSUM_PARAM_BACKEND of a context),

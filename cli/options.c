@@ -553,7 +553,6 @@ int options_parse(options *o, int argc, char **argv)
     int c, ok = 1;
 
     memset(o, 0, sizeof *o);
-    o->alg = algorithm_default();
     /* Each option adds at most one choice. */
     o->choices = calloc((size_t)argc + 1, sizeof *o->choices);
     if (longs == NULL || o->choices == NULL) {

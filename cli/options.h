@@ -21,16 +21,15 @@ typedef struct algorithm_choice {
     const char *names;
 } algorithm_choice;
 
+struct resolved;
+
+/* What the user said: options_parse fills it; the judges of resolve.c may
+ * settle what options imply (-l is -n in bytes, -w with -r warns of what
+ * the walk skips), never with anything EVP said.  What EVP answered is
+ * another struct, resolve.h's, which evp points to once it exists. */
 typedef struct options {
-    const algorithm *alg;    /* algs[0] */
+    const struct resolved *evp;  /* from options_resolve; NULL before */
     int alg_given;           /* an algorithm switch or -a was used */
-    algorithm_facts facts;   /* alg's, from options_resolve */
-    /* Every algorithm asked for, in order, each once (by provider name);
-     * several are computed from one read of each file. */
-    const algorithm *algs[OPTIONS_ALGS_MAX];
-    algorithm_facts facts_of[OPTIONS_ALGS_MAX];
-    size_t nalgs;
-    unsigned takes_any;      /* what at least one of them takes */
     algorithm_choice *choices;
     size_t nchoices;
     unsigned given;          /* TAKES_* bits of the options used */

@@ -1153,9 +1153,9 @@ static const family *records_family(const options *o, OSSL_LIB_CTX *lib, record_
     const family *f;
     uint8_t cdig[PART_DIGEST];
 
-    if (o->nalgs != 1 || (f = family_of(o->alg->name)) == NULL) {
+    if (o->evp->nalgs != 1 || (f = family_of(o->evp->alg->name)) == NULL) {
         message_fail("--combine: %s is not hashed in parts (only --k12, --kt256, --m14)",
-             o->alg->name);
+             o->evp->alg->name);
         return NULL;
     }
     if (!part_digest(lib, custom_of(o), strlen(custom_of(o)), cdig)) {
@@ -1224,6 +1224,7 @@ static int print_combined(const options *o, hasher *h, EVP_MD_CTX *ctx,
 
 static int combine(options *o, OSSL_LIB_CTX *lib)
 {
+    resolved r;
     record_set s;
     hasher h;
     EVP_MD *md = NULL;
@@ -1245,12 +1246,12 @@ static int combine(options *o, OSSL_LIB_CTX *lib)
      * prints one sum), not for the record files. */
     object[0] = s.all[0]->name;
     o->files = object;
-    if (!options_resolve(o, lib) || (f = records_family(o, lib, &s)) == NULL)
+    if (!options_resolve(o, lib, &r) || (f = records_family(o, lib, &s)) == NULL)
         goto done;
     for (size_t i = 0; i < s.n; i++)
         if (s.all[i]->begin == 0 && s.all[i]->end > 0)
             head = s.all[i];
-    if (!hasher_open(&h, lib, o->alg, o))
+    if (!hasher_open(&h, lib, o->evp->alg, o))
         goto done;
     opened = 1;
     md = EVP_MD_fetch(lib, f->final, PROPS);
@@ -1272,6 +1273,7 @@ done:
 
 int parts_main(options *o, OSSL_LIB_CTX *lib)
 {
+    resolved r;
     const family *f;
     int modes = (o->part_share != NULL) + (o->part_range != NULL) + o->combine;
 
@@ -1285,10 +1287,10 @@ int parts_main(options *o, OSSL_LIB_CTX *lib)
         return combine(o, lib);
     if (o->files[0] == NULL || o->files[1] != NULL)
         return message_fail("%s takes one FILE", o->part_share ? "--part" : "--part-range");
-    if (!options_resolve(o, lib))
+    if (!options_resolve(o, lib, &r))
         return 0;
-    if (o->nalgs != 1 || (f = family_of(o->alg->name)) == NULL)
+    if (r.nalgs != 1 || (f = family_of(r.alg->name)) == NULL)
         return message_fail("%s: %s is not hashed in parts (only --k12, --kt256, --m14)",
-                    o->part_share ? "--part" : "--part-range", o->alg->name);
+                    o->part_share ? "--part" : "--part-range", r.alg->name);
     return write_part(o, lib, f);
 }

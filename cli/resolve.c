@@ -14,12 +14,12 @@
 
 /* Once the algorithm is known: TupleHash's one line names every file, so a
  * walk or a list, of any length, cannot be its tuple. */
-static int check_walk_algorithm(const options *o)
+static int check_walk_algorithm(const options *o, const resolved *r)
 {
-    if ((o->recursive || o->files_from) && (o->facts.takes & TAKES_ELEMENTS)) {
+    if ((o->recursive || o->files_from) && (r->facts.takes & TAKES_ELEMENTS)) {
         fprintf(message_stream(), "ksum: %s cannot be used with %s, which hashes "
                 "the FILEs as one tuple\n",
-                o->recursive ? "--recursive" : "--files-from", o->alg->name);
+                o->recursive ? "--recursive" : "--files-from", r->alg->name);
         usage_hint();
         return 0;
     }
@@ -27,9 +27,9 @@ static int check_walk_algorithm(const options *o)
 }
 
 /* --raw prints one sum: of one FILE, or of TupleHash's tuple. */
-static int raw_has_one_sum(const options *o)
+static int raw_has_one_sum(const options *o, const resolved *r)
 {
-    if (!o->raw || (o->facts.takes & TAKES_ELEMENTS) ||
+    if (!o->raw || (r->facts.takes & TAKES_ELEMENTS) ||
         (o->files[1] == NULL && !o->recursive && o->files_from == NULL))
         return 1;
     return usage_error("the --raw option is not supported with multiple files");
@@ -48,22 +48,22 @@ static int unknown_algorithm(const char *name)
 
 /* Each algorithm once: a second switch for it (--k12 --kt128) adds
  * nothing. */
-static void add_algorithm(options *o, const algorithm *a)
+static void add_algorithm(resolved *r, const algorithm *a)
 {
-    if (options_chosen(o, a) == NULL && o->nalgs < OPTIONS_ALGS_MAX)
-        o->algs[o->nalgs++] = a;
+    if (options_chosen(r, a) == NULL && r->nalgs < OPTIONS_ALGS_MAX)
+        r->algs[r->nalgs++] = a;
 }
 
-const algorithm *options_chosen(const options *o, const algorithm *a)
+const algorithm *options_chosen(const resolved *r, const algorithm *a)
 {
-    for (size_t i = 0; i < o->nalgs; i++)
-        if (strcmp(o->algs[i]->name, a->name) == 0)
-            return o->algs[i];
+    for (size_t i = 0; i < r->nalgs; i++)
+        if (strcmp(r->algs[i]->name, a->name) == 0)
+            return r->algs[i];
     return NULL;
 }
 
 /* -a A,B,...: any name the provider knows, each. */
-static int add_named(options *o, OSSL_LIB_CTX *lib, const char *names)
+static int add_named(resolved *r, OSSL_LIB_CTX *lib, const char *names)
 {
     for (const char *at = names;;) {
         size_t len = strcspn(at, ",");
@@ -79,7 +79,7 @@ static int add_named(options *o, OSSL_LIB_CTX *lib, const char *names)
             return 0;
         }
         OPENSSL_free(name);
-        add_algorithm(o, a);
+        add_algorithm(r, a);
         if (at[len] == '\0')
             return 1;
         at += len + 1;
@@ -87,12 +87,12 @@ static int add_named(options *o, OSSL_LIB_CTX *lib, const char *names)
 }
 
 /* "SHA3-256", or "any of SHA3-256, SHAKE128". */
-static void print_algorithms(FILE *f, const options *o)
+static void print_algorithms(FILE *f, const resolved *r)
 {
-    if (o->nalgs > 1)
+    if (r->nalgs > 1)
         fputs("any of ", f);
-    for (size_t i = 0; i < o->nalgs; i++)
-        fprintf(f, "%s%s", i > 0 ? ", " : "", o->algs[i]->name);
+    for (size_t i = 0; i < r->nalgs; i++)
+        fprintf(f, "%s%s", i > 0 ? ", " : "", r->algs[i]->name);
 }
 
 /* An option none of the algorithms takes is an error, not ignored; with
@@ -101,9 +101,9 @@ static void print_algorithms(FILE *f, const options *o)
  * tagged lines choose the algorithm and each takes what applies to it, but
  * a key needs a keyed algorithm named on the command line: otherwise the
  * lines would choose whether the key is used at all. */
-static int check_applicable(const options *o)
+static int check_applicable(const options *o, const resolved *r)
 {
-    unsigned extra = o->given & ~o->takes_any;
+    unsigned extra = o->given & ~r->takes_any;
     FILE *f;
 
     if ((o->given & TAKES_KEY) && o->check && !o->alg_given) {
@@ -114,10 +114,10 @@ static int check_applicable(const options *o)
     }
     /* With a key, check mode verifies keyed lines only: an unkeyed
      * algorithm beside the KMAC would let its lines pass for keyed ones. */
-    for (size_t i = 0; (o->given & TAKES_KEY) && o->check && i < o->nalgs; i++)
-        if (!(o->facts_of[i].takes & TAKES_KEY)) {
+    for (size_t i = 0; (o->given & TAKES_KEY) && o->check && i < r->nalgs; i++)
+        if (!(r->facts_of[i].takes & TAKES_KEY)) {
             fprintf(message_stream(), "ksum: option %s verifies only KMAC lines: "
-                    "%s takes no key\n", o->key_option, o->algs[i]->name);
+                    "%s takes no key\n", o->key_option, r->algs[i]->name);
             usage_hint();
             return 0;
         }
@@ -127,7 +127,7 @@ static int check_applicable(const options *o)
         if (extra & bit) {
             f = message_stream();
             fprintf(f, "ksum: option %s does not apply to ", option_name(o, bit));
-            print_algorithms(f, o);
+            print_algorithms(f, r);
             fputc('\n', f);
             usage_hint();
             return 0;
@@ -137,15 +137,15 @@ static int check_applicable(const options *o)
 
 /* Several algorithms print one tagged line each per file; TupleHash's one
  * line for all the files cannot be among them. */
-static int check_several(options *o)
+static int check_several(const options *o, resolved *r)
 {
-    if (o->nalgs < 2 || o->check)
+    if (r->nalgs < 2 || o->check)
         return 1;
-    for (size_t i = 0; i < o->nalgs; i++)
-        if (o->facts_of[i].takes & TAKES_ELEMENTS) {
+    for (size_t i = 0; i < r->nalgs; i++)
+        if (r->facts_of[i].takes & TAKES_ELEMENTS) {
             fprintf(message_stream(), "ksum: %s hashes all the FILEs as one tuple: "
                     "it cannot be computed with other algorithms\n",
-                    o->algs[i]->name);
+                    r->algs[i]->name);
             usage_hint();
             return 0;
         }
@@ -156,7 +156,7 @@ static int check_several(options *o)
         usage_hint();
         return 0;
     }
-    o->tag = 1;
+    r->tagged = 1;
     return 1;
 }
 
@@ -192,10 +192,10 @@ static int values_accepted_by(const options *o, OSSL_LIB_CTX *lib,
 }
 
 /* Each algorithm judges the values it takes. */
-static int values_accepted(const options *o, OSSL_LIB_CTX *lib)
+static int values_accepted(const options *o, const resolved *r, OSSL_LIB_CTX *lib)
 {
-    for (size_t k = 0; k < o->nalgs; k++)
-        if (!values_accepted_by(o, lib, o->algs[k], &o->facts_of[k]))
+    for (size_t k = 0; k < r->nalgs; k++)
+        if (!values_accepted_by(o, lib, r->algs[k], &r->facts_of[k]))
             return 0;
     return 1;
 }
@@ -221,29 +221,36 @@ static int values_accepted_unswitched(const options *o, OSSL_LIB_CTX *lib)
     return 1;
 }
 
-int options_resolve(options *o, OSSL_LIB_CTX *lib)
+/* The algorithms asked for, each once, and what EVP says of each. */
+static int resolve_algorithms(const options *o, OSSL_LIB_CTX *lib, resolved *r)
 {
-    o->nalgs = 0;
+    memset(r, 0, sizeof *r);
     for (size_t i = 0; i < o->nchoices; i++) {
         if (o->choices[i].alg != NULL)
-            add_algorithm(o, o->choices[i].alg);
-        else if (!add_named(o, lib, o->choices[i].names))
+            add_algorithm(r, o->choices[i].alg);
+        else if (!add_named(r, lib, o->choices[i].names))
             return 0;
     }
-    if (o->nalgs == 0)
-        add_algorithm(o, algorithm_default());
-    o->takes_any = 0;
-    for (size_t i = 0; i < o->nalgs; i++) {
-        if (!algorithm_describe(lib, o->algs[i], &o->facts_of[i]))
+    if (r->nalgs == 0)
+        add_algorithm(r, algorithm_default());
+    for (size_t i = 0; i < r->nalgs; i++) {
+        if (!algorithm_describe(lib, r->algs[i], &r->facts_of[i]))
             return 0;
-        o->takes_any |= o->facts_of[i].takes;
+        r->takes_any |= r->facts_of[i].takes;
     }
-    o->alg = o->algs[0];
-    o->facts = o->facts_of[0];
-    if (!check_applicable(o) || !raw_has_one_sum(o) || !check_several(o) ||
-        !check_walk_algorithm(o))
+    r->alg = r->algs[0];
+    r->facts = r->facts_of[0];
+    return 1;
+}
+
+int options_resolve(options *o, OSSL_LIB_CTX *lib, resolved *r)
+{
+    if (!resolve_algorithms(o, lib, r) || !check_applicable(o, r) ||
+        !raw_has_one_sum(o, r) || !check_several(o, r) || !check_walk_algorithm(o, r))
         return 0;
-    if (o->check && !o->alg_given)
-        return values_accepted_unswitched(o, lib);
-    return values_accepted(o, lib);
+    if (o->check && !o->alg_given ? !values_accepted_unswitched(o, lib)
+                                  : !values_accepted(o, r, lib))
+        return 0;
+    o->evp = r;
+    return 1;
 }
