@@ -278,7 +278,7 @@ int main(int argc, char **argv)
     hold_standard_descriptors();
     /* One write per message line, in its place among the output lines. */
     setvbuf(stderr, NULL, _IOLBF, 0);
-    if (!options_parse(&o, argc, argv)) {
+    if (!options_parse(&o, argc, argv) || !options_judge(&o)) {
         options_free(&o);
         return 1;
     }

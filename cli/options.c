@@ -320,70 +320,6 @@ static int parse_walk_option(options *o, int c, const char *arg, int *ok)
     }
 }
 
-static int walk_usage(const char *what)
-{
-    fprintf(message_stream(), "ksum: %s\n", what);
-    usage_hint();
-    return 0;
-}
-
-/* After parsing, before the check-mode rules: -w also says what a walk
- * skips, so it is taken here when there is -r and no --check. */
-static int check_walk_options(options *o, int operands)
-{
-    if (o->check && (o->recursive || o->files_from || o->progress))
-        return walk_usage(o->recursive ? "--recursive is not meaningful with --check"
-                          : o->files_from ? "--files-from is not meaningful with --check"
-                          : "--progress is not meaningful with --check");
-    if (o->dereference && !o->recursive)
-        return walk_usage("--dereference is only meaningful with --recursive");
-    if (o->files_from != NULL && operands)
-        return walk_usage("file operands cannot be combined with --files-from");
-    if (!o->check && o->warn && o->recursive) {
-        o->walk_warn = 1;
-        o->warn = 0;
-    }
-    return 1;
-}
-
-/* The first of the output forms given besides --raw (or --no-names). */
-static const char *form_besides(const options *o, int raw)
-{
-    return o->tag ? "--tag" : o->untagged && raw ? "--untagged"
-         : o->base64 && raw ? "--base64" : o->no_names && raw ? "--no-names"
-         : o->zero && raw ? "--zero" : o->binary ? "--binary" : NULL;
-}
-
-/* Forms that exclude each other, forms in check mode, and -l against -n. */
-static int forms_agree(options *o)
-{
-    const char *other;
-
-    if (o->check && (other = o->tag ? "--tag" : o->untagged ? "--untagged"
-                             : o->base64 ? "--base64" : o->raw ? "--raw"
-                             : o->no_names ? "--no-names" : NULL) != NULL)
-        return usage_error("the %s option is meaningless when verifying checksums",
-                           other);
-    /* As coreutils: a check file is read by lines whatever -z says, and
-     * its '*' marks say binary; accepting the options would mislead. */
-    if (o->check && (o->binary || o->text_given))
-        return usage_error("the --binary and --text options are meaningless when "
-                           "verifying checksums");
-    if (o->check && o->zero)
-        return usage_error("the --zero option is not supported when verifying checksums");
-    if (o->raw && (other = form_besides(o, 1)) != NULL)
-        return usage_error("--raw and %s are mutually exclusive", other);
-    if (o->no_names && (other = form_besides(o, 0)) != NULL)
-        return usage_error("--no-names and %s are mutually exclusive", other);
-    if (o->length_bits == 0)
-        return 1;
-    if (o->size != 0 && o->size != o->length_bits / 8)
-        return usage_error("--length=%zu (bits) and --output-size=%zu (bytes) disagree",
-                           o->length_bits, o->size);
-    o->size = o->length_bits / 8;
-    return 1;
-}
-
 /* Long options: the fixed ones, then one per algorithm switch. */
 static struct option *long_options(void)
 {
@@ -525,27 +461,6 @@ static int parse_one(options *o, int c, const char *arg)
     }
 }
 
-/* The check options without --check: the first given, in coreutils'
- * order, is named. */
-static const char *check_option_given(const options *o)
-{
-    return o->ignore_missing ? "--ignore-missing" : o->status ? "--status"
-         : o->warn ? "--warn" : o->quiet ? "--quiet" : o->strict ? "--strict"
-         : NULL;
-}
-
-static int check_mode_options(const options *o)
-{
-    const char *option = o->check ? NULL : check_option_given(o);
-
-    if (option == NULL)
-        return 1;
-    fprintf(message_stream(), "ksum: the %s option is meaningful only when "
-            "verifying checksums\n", option);
-    usage_hint();
-    return 0;
-}
-
 int options_parse(options *o, int argc, char **argv)
 {
     static char *stdin_only[] = {"-", NULL};
@@ -564,11 +479,9 @@ int options_parse(options *o, int argc, char **argv)
                                   longs, NULL)) != -1)
         ok = parse_one(o, c, optarg);
     free(longs);
-    if (!ok || !check_walk_options(o, optind < argc) || !check_mode_options(o) ||
-        !forms_agree(o))
-        return 0;
-    o->files = optind < argc ? argv + optind : stdin_only;
-    return 1;
+    o->operands = optind < argc;
+    o->files = o->operands ? argv + optind : stdin_only;
+    return ok;
 }
 
 void options_free(options *o)

@@ -47,6 +47,7 @@ typedef struct options {
     int text_given;         /* -t: only to refuse it with --check */
     int check, quiet, status, strict, warn, ignore_missing;
     char **files;            /* NULL-terminated; "-" when none were given */
+    int operands;            /* FILEs were given */
     /* Directories and name lists (issue 12, item 5), progress (item 6). */
     int recursive;           /* -r: the regular files under directories */
     int dereference;         /* -L: the walk follows symbolic links */

@@ -1275,18 +1275,10 @@ int parts_main(options *o, OSSL_LIB_CTX *lib)
 {
     resolved r;
     const family *f;
-    int modes = (o->part_share != NULL) + (o->part_range != NULL) + o->combine;
 
-    if (modes > 1)
-        return message_fail("--part, --part-range and --combine exclude each other");
-    if (o->check || o->recursive || o->files_from != NULL)
-        return message_fail("%s cannot be used with %s",
-                    o->combine ? "--combine" : o->part_share ? "--part" : "--part-range",
-                    o->check ? "--check" : o->recursive ? "--recursive" : "--files-from");
+    /* options_judge saw to one way, one FILE and no --check */
     if (o->combine)
         return combine(o, lib);
-    if (o->files[0] == NULL || o->files[1] != NULL)
-        return message_fail("%s takes one FILE", o->part_share ? "--part" : "--part-range");
     if (!options_resolve(o, lib, &r))
         return 0;
     if (r.nalgs != 1 || (f = family_of(r.alg->name)) == NULL)

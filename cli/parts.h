@@ -20,8 +20,9 @@
 
 /* --part, --part-range or --combine was given. */
 int parts_wanted(const options *o);
-/* Does what they ask, resolving the options itself (--combine without an
- * algorithm switch takes the records' algorithm); 1 on success. */
+/* Does what they ask, once options_judge found them agreeing, resolving
+ * the options itself (--combine without an algorithm switch takes the
+ * records' algorithm); 1 on success. */
 int parts_main(options *o, OSSL_LIB_CTX *lib);
 
 /* ---- the record format, shared with the fuzzer ---- */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* After parsing, with the provider loaded: the algorithms asked for, what
- * EVP says they take, and every conflict between them and the options,
- * judged in one place. */
+/* Every conflict between options, judged in one place after parsing: first
+ * those the options alone decide (options_judge), then, with the provider
+ * loaded, the algorithms asked for, what EVP says they take, and whether
+ * the options apply to them (options_resolve). */
 #include "resolve.h"
 
 #include <openssl/crypto.h>
@@ -11,6 +12,108 @@
 
 #include "hasher.h"
 #include "messages.h"
+
+/* ---- the options alone ---- */
+
+/* Before the check-mode rules: -w also says what a walk skips, so it is
+ * taken here when there is -r and no --check. */
+static int walk_options_agree(options *o)
+{
+    if (o->check && (o->recursive || o->files_from || o->progress))
+        return usage_error("%s is not meaningful with --check",
+                           o->recursive ? "--recursive" : o->files_from ? "--files-from"
+                           : "--progress");
+    if (o->dereference && !o->recursive)
+        return usage_error("--dereference is only meaningful with --recursive");
+    if (o->files_from != NULL && o->operands)
+        return usage_error("file operands cannot be combined with --files-from");
+    if (!o->check && o->warn && o->recursive) {
+        o->walk_warn = 1;
+        o->warn = 0;
+    }
+    return 1;
+}
+
+/* The check options without --check: the first given, in coreutils'
+ * order, is named. */
+static int check_options_agree(const options *o)
+{
+    const char *option = o->check ? NULL
+                       : o->ignore_missing ? "--ignore-missing" : o->status ? "--status"
+                       : o->warn ? "--warn" : o->quiet ? "--quiet"
+                       : o->strict ? "--strict" : NULL;
+
+    if (option == NULL)
+        return 1;
+    return usage_error("the %s option is meaningful only when verifying checksums", option);
+}
+
+
+/* The first of the output forms given besides --raw (or --no-names). */
+static const char *form_besides(const options *o, int raw)
+{
+    return o->tag ? "--tag" : o->untagged && raw ? "--untagged"
+         : o->base64 && raw ? "--base64" : o->no_names && raw ? "--no-names"
+         : o->zero && raw ? "--zero" : o->binary ? "--binary" : NULL;
+}
+
+/* Forms that exclude each other, forms in check mode, and -l against -n. */
+static int forms_agree(options *o)
+{
+    const char *other;
+
+    if (o->check && (other = o->tag ? "--tag" : o->untagged ? "--untagged"
+                             : o->base64 ? "--base64" : o->raw ? "--raw"
+                             : o->no_names ? "--no-names" : NULL) != NULL)
+        return usage_error("the %s option is meaningless when verifying checksums",
+                           other);
+    /* As coreutils: a check file is read by lines whatever -z says, and
+     * its '*' marks say binary; accepting the options would mislead. */
+    if (o->check && (o->binary || o->text_given))
+        return usage_error("the --binary and --text options are meaningless when "
+                           "verifying checksums");
+    if (o->check && o->zero)
+        return usage_error("the --zero option is not supported when verifying checksums");
+    if (o->raw && (other = form_besides(o, 1)) != NULL)
+        return usage_error("--raw and %s are mutually exclusive", other);
+    if (o->no_names && (other = form_besides(o, 0)) != NULL)
+        return usage_error("--no-names and %s are mutually exclusive", other);
+    if (o->length_bits == 0)
+        return 1;
+    if (o->size != 0 && o->size != o->length_bits / 8)
+        return usage_error("--length=%zu (bits) and --output-size=%zu (bytes) disagree",
+                           o->length_bits, o->size);
+    o->size = o->length_bits / 8;
+    return 1;
+}
+
+/* One object in parts (parts.c does it): one way, one FILE (--combine
+ * reads record files), nothing to check, walk or read names from. */
+static int parts_options_agree(const options *o)
+{
+    int modes = (o->part_share != NULL) + (o->part_range != NULL) + o->combine;
+    const char *mode = o->combine ? "--combine" : o->part_share ? "--part" : "--part-range";
+
+    if (modes == 0)
+        return 1;
+    if (modes > 1)
+        return message_fail("--part, --part-range and --combine exclude each other");
+    if (o->check || o->recursive || o->files_from != NULL)
+        return message_fail("%s cannot be used with %s", mode,
+                            o->check ? "--check" : o->recursive ? "--recursive"
+                            : "--files-from");
+    if (!o->combine && o->files[1] != NULL)
+        return message_fail("%s takes one FILE", mode);
+    return 1;
+}
+
+int options_judge(options *o)
+{
+    return walk_options_agree(o) && check_options_agree(o) && forms_agree(o) &&
+           parts_options_agree(o);
+}
+
+/* ---- with the provider: the algorithms and what they take ---- */
 
 /* Once the algorithm is known: TupleHash's one line names every file, so a
  * walk or a list, of any length, cannot be its tuple. */

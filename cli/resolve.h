@@ -21,6 +21,11 @@ typedef struct resolved {
     int tagged;              /* several: each line names its algorithm, as --tag */
 } resolved;
 
+/* The conflicts between options that need no provider, in a fixed order;
+ * settles what some imply (-l is -n in bytes, -w with -r warns of what the
+ * walk skips).  Prints the message and returns 0 on a conflict. */
+int options_judge(options *o);
+
 /* Fills r: the algorithms -a names (any name the provider knows), what
  * they take, and whether the options given apply to them; prints the
  * message and returns 0 when not.  On success o->evp is r. */
