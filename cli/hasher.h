@@ -26,6 +26,19 @@ typedef struct hasher_params {
     size_t n;
 } hasher_params;
 
+/* What EVP says of an algorithm. */
+typedef struct algorithm_facts {
+    size_t fixed_size;    /* output bytes of a fixed-length digest; 0: any */
+    size_t default_size;  /* output bytes without -n (ksumprov's default) */
+    unsigned takes;       /* TAKES_* */
+} algorithm_facts;
+
+/* Asks EVP about a (fetched from lib); 0 with a message when it cannot. */
+int algorithm_describe(OSSL_LIB_CTX *lib, const algorithm *a, algorithm_facts *f);
+
+/* The same from a fetched EVP_MD or EVP_MAC (one of them NULL). */
+void algorithm_facts_of(EVP_MD *md, EVP_MAC *mac, algorithm_facts *f);
+
 typedef struct hasher {
     const algorithm *alg;
     algorithm_facts facts;

@@ -8,6 +8,22 @@
 
 #include "algorithms.h"
 
+/* What an algorithm takes: the options ksum maps to its parameters.
+ * Bits of algorithm_facts.takes (hasher.h), from the algorithm's settable
+ * parameters, and of options.given. */
+enum takes {
+    TAKES_SIZE = 1 << 0,      /* -n: "xoflen" or "size" */
+    TAKES_XOF = 1 << 1,       /* -x: "xof" */
+    TAKES_KEY = 1 << 2,       /* -k, --key-file: "key" */
+    TAKES_CUSTOM = 1 << 3,    /* -C: "custom" */
+    TAKES_FUNCTION = 1 << 4,  /* -f: "function-name" */
+    TAKES_BLOCK = 1 << 5,     /* -B: "block-size" */
+    TAKES_DOMAIN = 1 << 6,    /* --domain: "domain" */
+    TAKES_THREADS = 1 << 7,   /* --threads: one input on several threads */
+    TAKES_ELEMENTS = 1 << 8,  /* "element-length": each FILE an element */
+    TAKES_BATCH = 1 << 9,     /* "batch": several inputs absorbed together */
+};
+
 /* -n: 2^48 bytes; outputs over 1 MiB are streamed, not held in memory */
 #define KSUM_MAX_OUTPUT_SIZE ((size_t)1 << 48)
 

@@ -6,6 +6,7 @@
 
 #include <openssl/types.h>
 
+#include "hasher.h"
 #include "options.h"
 
 /* What EVP answered for the options: the algorithms asked for, each once
