@@ -710,8 +710,7 @@ static int check_one_file(checker *c, const char *path)
  * of them took changed nothing, which the user should know. */
 static void warn_unapplied(const checker *c)
 {
-    const unsigned shaping = TAKES_SIZE | TAKES_XOF | TAKES_CUSTOM | TAKES_FUNCTION |
-                             TAKES_BLOCK | TAKES_DOMAIN;
+    const unsigned shaping = TAKES_SIZE | TAKES_XOF | TAKES_PARAMS;
     unsigned unused = c->o->given & shaping & ~c->applied;
 
     if (c->o->alg_given || c->o->status || c->applied == 0)

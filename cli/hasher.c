@@ -85,6 +85,16 @@ static const char *size_key(const hasher *h)
     return h->mac ? OSSL_MAC_PARAM_SIZE : OSSL_DIGEST_PARAM_XOFLEN;
 }
 
+/* A parameter option's value, as its row says it is sent. */
+static int put_param(hasher_params *s, const option_row *row, const param_value *v)
+{
+    if (row->type == PARAM_COUNT)
+        return PUT_SIZE(s, row->param, v->number);
+    if (row->type == PARAM_BYTE)
+        return PUT_UINT(s, row->param, (unsigned)v->number);
+    return put_bytes(s, row->param, v->text, strlen(v->text));
+}
+
 /* The parameters of what the user gave, and the two that ksum always
  * sends: the output length (ksum's default may not be the running
  * OpenSSL's) and KMAC's key (empty by default; OpenSSL's KMAC has none).
@@ -97,14 +107,10 @@ static int build_params(hasher *h, const options *o, unsigned given)
 
     s->n = 0;
     s->p[0] = OSSL_PARAM_construct_end();
-    if (t & TAKES_CUSTOM)
-        ok &= put_bytes(s, KSUM_PARAM_CUSTOM, o->custom, strlen(o->custom));
-    if (t & TAKES_FUNCTION)
-        ok &= put_bytes(s, KSUM_PARAM_FUNCTION_NAME, o->function, strlen(o->function));
-    if (t & TAKES_BLOCK)
-        ok &= PUT_SIZE(s, KSUM_PARAM_BLOCK_SIZE, o->block_size);
-    if (t & TAKES_DOMAIN)
-        ok &= PUT_UINT(s, KSUM_PARAM_DOMAIN, o->domain);
+    for (size_t i = 0; i < option_row_count; i++)
+        if (option_rows[i].param != NULL && (t & option_rows[i].takes))
+            ok &= put_param(s, &option_rows[i],
+                            &o->param[TAKES_PARAM_INDEX(option_rows[i].takes)]);
     if (t & TAKES_XOF)
         ok &= PUT_INT(s, KSUM_PARAM_XOF, o->xof);
     if ((t & TAKES_THREADS) && o->threads != 0)
@@ -127,26 +133,31 @@ static int fetch_failed(const algorithm *alg)
     return 0;
 }
 
-/* The options that send each parameter. */
+/* The parameters that the options besides the parameter options send,
+ * and those ksum sends of itself. */
 static const struct {
     const char *key;
     unsigned bit;
-} parameter_options[] = {
-    {OSSL_DIGEST_PARAM_XOFLEN, TAKES_SIZE}, {OSSL_MAC_PARAM_SIZE, TAKES_SIZE},
-    {KSUM_PARAM_XOF, TAKES_XOF},           {OSSL_MAC_PARAM_KEY, TAKES_KEY},
-    {KSUM_PARAM_CUSTOM, TAKES_CUSTOM},     {KSUM_PARAM_FUNCTION_NAME, TAKES_FUNCTION},
-    {KSUM_PARAM_BLOCK_SIZE, TAKES_BLOCK},  {KSUM_PARAM_DOMAIN, TAKES_DOMAIN},
-    {KSUM_PARAM_THREADS, TAKES_THREADS},   {KSUM_PARAM_ELEMENT_LENGTH, TAKES_ELEMENTS},
+} parameters[] = {
+    {OSSL_DIGEST_PARAM_XOFLEN, TAKES_SIZE},   {OSSL_MAC_PARAM_SIZE, TAKES_SIZE},
+    {KSUM_PARAM_XOF, TAKES_XOF},              {OSSL_MAC_PARAM_KEY, TAKES_KEY},
+    {KSUM_PARAM_THREADS, TAKES_THREADS},      {KSUM_PARAM_ELEMENT_LENGTH, TAKES_ELEMENTS},
     {KSUM_PARAM_BATCH, TAKES_BATCH},
 };
 
+/* What an algorithm takes, from its settable parameters: those above, and
+ * the parameter options' (option_rows). */
 static unsigned takes_of(const OSSL_PARAM *settable)
 {
     unsigned takes = 0;
 
-    for (size_t i = 0; i < sizeof parameter_options / sizeof parameter_options[0]; i++)
-        if (OSSL_PARAM_locate_const(settable, parameter_options[i].key) != NULL)
-            takes |= parameter_options[i].bit;
+    for (size_t i = 0; i < sizeof parameters / sizeof parameters[0]; i++)
+        if (OSSL_PARAM_locate_const(settable, parameters[i].key) != NULL)
+            takes |= parameters[i].bit;
+    for (size_t i = 0; i < option_row_count; i++)
+        if (option_rows[i].param != NULL &&
+            OSSL_PARAM_locate_const(settable, option_rows[i].param) != NULL)
+            takes |= option_rows[i].takes;
     return takes;
 }
 
@@ -322,7 +333,8 @@ int hasher_squeeze(hasher *h, uint8_t *out, size_t len)
 
 /* The slots exist already, or there is room (build_params leaves some):
  * the setters cannot fail. */
-_Static_assert(HASHER_PARAMS_MAX >= 9, "the eight build_params may send, and a batch id");
+_Static_assert(HASHER_PARAMS_MAX >= OPTIONS_PARAMS_MAX + 5,
+               "the parameter options', four build_params sends besides, and a batch id");
 
 void hasher_set_size(hasher *h, size_t size)
 {

@@ -104,7 +104,9 @@ int part_digest(OSSL_LIB_CTX *lib, const void *in, size_t len, uint8_t out[PART_
 
 static const char *custom_of(const options *o)
 {
-    return (o->given & TAKES_CUSTOM) && o->custom != NULL ? o->custom : "";
+    const char *custom = option_text(o, KSUM_PARAM_CUSTOM);
+
+    return custom != NULL ? custom : "";
 }
 
 /* ---- writing a record ---- */

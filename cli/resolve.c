@@ -211,7 +211,7 @@ static int check_applicable(const options *o, const resolved *r)
 
     if ((o->given & TAKES_KEY) && o->check && !o->alg_given) {
         fprintf(message_stream(), "ksum: option %s needs a keyed algorithm: "
-                "--kmac128 or --kmac256\n", o->key_option);
+                "--kmac128 or --kmac256\n", option_name(o, TAKES_KEY));
         usage_hint();
         return 0;
     }
@@ -220,7 +220,7 @@ static int check_applicable(const options *o, const resolved *r)
     for (size_t i = 0; (o->given & TAKES_KEY) && o->check && i < r->nalgs; i++)
         if (!(r->facts_of[i].takes & TAKES_KEY)) {
             fprintf(message_stream(), "ksum: option %s verifies only KMAC lines: "
-                    "%s takes no key\n", o->key_option, r->algs[i]->name);
+                    "%s takes no key\n", option_name(o, TAKES_KEY), r->algs[i]->name);
             usage_hint();
             return 0;
         }
@@ -263,35 +263,43 @@ static int check_several(const options *o, resolved *r)
     return 1;
 }
 
-/* The provider judges values ksum passes on: each refused one is named
- * with the provider's reason. */
+/* The parameter options whose values the provider judges one at a time:
+ * the numbers, so that a refused one is named with the provider's reason.
+ * A string goes with the others ("refuses the options given"): it may be
+ * long, and is not shown back. */
+static int judged_alone(const option_row *r)
+{
+    return r->type == PARAM_COUNT || r->type == PARAM_BYTE;
+}
+
+static unsigned judged_alone_given(const options *o)
+{
+    unsigned bits = 0;
+
+    for (size_t i = 0; i < option_row_count; i++)
+        if (judged_alone(&option_rows[i]))
+            bits |= o->given & option_rows[i].takes;
+    return bits;
+}
+
+/* The provider judges the values ksum passes on. */
 static int values_accepted_by(const options *o, OSSL_LIB_CTX *lib,
                               const algorithm *alg, const algorithm_facts *facts)
 {
-    const struct {
-        unsigned bit;
-        const char *what, *text;
-    } values[] = {
-        {TAKES_DOMAIN, "domain byte", o->domain_text},
-        {TAKES_BLOCK, "block size", o->block_text},
-        {0, NULL, NULL},    /* then all of them together */
-    };
     char why[512];
 
-    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
-        if (values[i].bit != 0 && !(o->given & facts->takes & values[i].bit))
+    for (size_t i = 0; i < option_row_count; i++) {
+        const option_row *r = &option_rows[i];
+        if (!judged_alone(r) || !(o->given & facts->takes & r->takes) ||
+            hasher_try(lib, alg, o, r->takes, why, sizeof why))
             continue;
-        if (hasher_try(lib, alg, o, values[i].bit ? values[i].bit : o->given,
-                       why, sizeof why))
-            continue;
-        if (values[i].bit != 0)
-            return bad_value(values[i].what, values[i].text, why);
-        fprintf(message_stream(), "ksum: %s refuses the options given: %s\n",
-                alg->name, why);
-        usage_hint();
-        return 0;
+        return bad_value(r->what, o->param[TAKES_PARAM_INDEX(r->takes)].text, why);
     }
-    return 1;
+    if (hasher_try(lib, alg, o, o->given, why, sizeof why))
+        return 1;
+    fprintf(message_stream(), "ksum: %s refuses the options given: %s\n", alg->name, why);
+    usage_hint();
+    return 0;
 }
 
 /* Each algorithm judges the values it takes. */
@@ -309,7 +317,7 @@ static int values_accepted(const options *o, const resolved *r, OSSL_LIB_CTX *li
 static int values_accepted_unswitched(const options *o, OSSL_LIB_CTX *lib)
 {
     algorithm_facts f;
-    unsigned left = o->given & (TAKES_DOMAIN | TAKES_BLOCK);
+    unsigned left = judged_alone_given(o);
 
     for (size_t i = 0; left != 0 && i < algorithm_count; i++) {
         if (!algorithm_describe(lib, &algorithms[i], &f))
