@@ -286,20 +286,27 @@ static int print_row_names(const option_row *r)
     return width;
 }
 
-/* The row at a place among the common options, or NULL; *last is the
- * last place. */
-static const option_row *row_at(int at, int *last)
+/* The row whose help_at is at, or NULL. */
+static const option_row *row_at(int at)
 {
-    const option_row *found = NULL;
-
-    *last = 0;
-    for (size_t i = 0; i < option_row_count; i++) {
+    for (size_t i = 0; i < option_row_count; i++)
         if (option_rows[i].help_at == at)
-            found = &option_rows[i];
-        if (option_rows[i].help_at > *last)
-            *last = option_rows[i].help_at;
+            return &option_rows[i];
+    return NULL;
+}
+
+/* How many places: the highest help_at, or with others, the highest n of
+ * the options named n-th among the others (help_at -n). */
+static int places(int others)
+{
+    int most = 0;
+
+    for (size_t i = 0; i < option_row_count; i++) {
+        int place = others ? -option_rows[i].help_at : option_rows[i].help_at;
+        if (place > most)
+            most = place;
     }
-    return found;
+    return most;
 }
 
 /* The common options, one line each (some name several), their texts from
@@ -307,13 +314,13 @@ static const option_row *row_at(int at, int *last)
 static void print_common_options(void)
 {
     const option_row *r, *next;
-    int last = 1;
+    int last = places(0);
 
     for (int at = 1; at <= last; at++) {
-        if ((r = row_at(at, &last)) == NULL || r->help == NULL)
+        if ((r = row_at(at)) == NULL || r->help == NULL)
             continue;
         int column = printf("  %s", r->shorts[0] != '\0' ? "" : "    ") + print_row_names(r);
-        for (; (next = row_at(at + 1, &last)) != NULL && next->help == NULL; at++)
+        for (; (next = row_at(at + 1)) != NULL && next->help == NULL; at++)
             column += printf(", ") + print_row_names(next);
         printf("%*s", column <= 26 ? 28 - column : 2, "");
         for (const char *t = r->help; *t != '\0'; t++) {
@@ -339,21 +346,19 @@ static void print_word(int *column, const char *word, int len)
 }
 
 /* "The other options (--function, ...), " and after them text: the rows
- * --help has no line for. */
+ * that have no line of the common options, in their order (-help_at). */
 static void print_other_options(const char *text)
 {
-    int column = 0, named = 0;
+    const option_row *r;
+    int column = 0, last = places(1);
     char word[64];
 
     print_word(&column, "The other options", 17);
-    for (size_t i = 0; i < option_row_count; i++) {
-        const option_row *r = &option_rows[i];
-        int last = 1;
-        if (r->help_at != 0)
+    for (int n = 1; n <= last; n++) {
+        if ((r = row_at(-n)) == NULL)
             continue;
-        for (size_t j = i + 1; j < option_row_count; j++)
-            last &= option_rows[j].help_at != 0;
-        snprintf(word, sizeof word, "%s%s%s", named++ ? "" : "(", r->name, last ? ")," : ",");
+        snprintf(word, sizeof word, "%s%s%s", n == 1 ? "(" : "", r->name,
+                 n == last ? ")," : ",");
         print_word(&column, word, (int)strlen(word));
     }
     for (const char *w = text; *w != '\0'; w += strspn(w, " ")) {
@@ -419,11 +424,11 @@ static int show(options *o, const option_row *row, const char *arg)
 #define NEEDS(bit) bit, NULL, PARAM_NONE, NULL
 #define PARAM(i, key, type, what) TAKES_PARAM(i), key, type, what
 /* Its place in --help: line at of the common options (from 1) with text,
- * its names on the line of the option at at - 1, or named among the other
- * options. */
+ * its names on the line of the option at at - 1, or named n-th among the
+ * other options. */
 #define HELP(at, text) at, text
 #define BESIDE(at) at, NULL
-#define OTHER 0, NULL
+#define OTHER(n) -(n), NULL
 
 /* In getopt_long's order, which is the order of the candidates its message
  * lists for an ambiguous abbreviation. */
@@ -441,18 +446,18 @@ const option_row option_rows[] = {
      PARAM(0, KSUM_PARAM_CUSTOM, PARAM_TEXT, "customization"),
      HELP(7, "customization string")},
     {"--function", "f", "NAME", CALL(set_param),
-     PARAM(1, KSUM_PARAM_FUNCTION_NAME, PARAM_TEXT, "function name"), OTHER},
+     PARAM(1, KSUM_PARAM_FUNCTION_NAME, PARAM_TEXT, "function name"), OTHER(1)},
     {"--block-size", "B", "BYTES", CALL(set_param),
-     PARAM(2, KSUM_PARAM_BLOCK_SIZE, PARAM_COUNT, "block size"), OTHER},
+     PARAM(2, KSUM_PARAM_BLOCK_SIZE, PARAM_COUNT, "block size"), OTHER(2)},
     {"--domain", "", "BYTE", CALL(set_param),
-     PARAM(3, KSUM_PARAM_DOMAIN, PARAM_BYTE, "domain byte"), OTHER},
+     PARAM(3, KSUM_PARAM_DOMAIN, PARAM_BYTE, "domain byte"), OTHER(3)},
     /* sent to the algorithms that take it (TAKES_THREADS), refused by none */
     {"--threads", "", "N", CALL(set_threads), ANY,
      HELP(17, "worker threads (0, the default: every CPU)")},
-    {"--binary", "b", NULL, FLAG(binary), ANY, OTHER},
-    {"--text", "t", NULL, SET(set_text_mode, text_given), ANY, OTHER},
+    {"--binary", "b", NULL, FLAG(binary), ANY, OTHER(4)},
+    {"--text", "t", NULL, SET(set_text_mode, text_given), ANY, OTHER(5)},
     {"--tag", "", NULL, SET(set_form, tag), ANY, HELP(8, "BSD-style lines: ALGO (NAME) = HEX")},
-    {"--zero", "z", NULL, FLAG(zero), ANY, OTHER},
+    {"--zero", "z", NULL, FLAG(zero), ANY, OTHER(6)},
     {"--check", "c", NULL, FLAG(check), ANY,
      HELP(11, "read checksums from the FILEs and check them;\nwith a key, only at the "
               "length of -n/-l or the\ndefault, and every line must verify")},
@@ -469,21 +474,21 @@ const option_row option_rows[] = {
      * --rawshake128, --rawshake1 is still --rawshake128, and --rawsh is
      * ambiguous, an error. */
     {"--base64", "", NULL, FLAG(base64), ANY, HELP(9, "digests in base64")},
-    {"--untagged", "", NULL, SET(set_form, untagged), ANY, OTHER},
-    {"--raw", "", NULL, FLAG(raw), ANY, OTHER},
-    {"--no-names", "", NULL, FLAG(no_names), ANY, OTHER},
+    {"--raw", "", NULL, FLAG(raw), ANY, OTHER(8)},
+    {"--untagged", "", NULL, SET(set_form, untagged), ANY, OTHER(7)},
+    {"--no-names", "", NULL, FLAG(no_names), ANY, OTHER(9)},
     {"--length", "l", "BITS", CALL(set_length), NEEDS(TAKES_SIZE),
      HELP(3, "the same in bits, as cksum (b3sum's -l counts bytes)")},
     /* Directories, name lists, progress (issue 12, items 5 and 6). */
     {"--recursive", "r", NULL, FLAG(recursive), ANY,
      HELP(10, "the regular files under each directory FILE")},
-    {"--dereference", "L", NULL, FLAG(dereference), ANY, OTHER},
-    {"--files-from", "", "FILE", TEXT(files_from), ANY, OTHER},
-    {"--progress", "", NULL, FLAG(progress), ANY, OTHER},
+    {"--dereference", "L", NULL, FLAG(dereference), ANY, OTHER(10)},
+    {"--files-from", "", "FILE", TEXT(files_from), ANY, OTHER(11)},
+    {"--progress", "", NULL, FLAG(progress), ANY, OTHER(12)},
     /* One object in parts (issue 20): parts.c does what they ask. */
     {"--part", "", "K/N", TEXT(part_share), ANY,
      HELP(18, "KT128/KT256/M14 in parts (docs/parts.md)")},
-    {"--part-range", "", "START:LEN", TEXT(part_range), ANY, OTHER},
+    {"--part-range", "", "START:LEN", TEXT(part_range), ANY, OTHER(13)},
     {"--combine", "", NULL, FLAG(combine), ANY, BESIDE(19)},
 };
 const size_t option_row_count = sizeof option_rows / sizeof option_rows[0];

@@ -68,8 +68,8 @@ struct option_row {
     const char *param;      /* the parameter set_param sends (KSUM_PARAM_*) */
     param_type type;        /* its type */
     const char *what;       /* its value in messages: "invalid block size" */
-    int help_at;            /* its place among --help's common options;
-                               0: named among the others */
+    int help_at;            /* its line among --help's common options,
+                               from 1; -n: named n-th among the others */
     const char *help;       /* its text there; NULL: its names go on the
                                line of the option at help_at - 1 */
 };

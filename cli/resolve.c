@@ -48,7 +48,6 @@ static int check_options_agree(const options *o)
     return usage_error("the %s option is meaningful only when verifying checksums", option);
 }
 
-
 /* The first of the output forms given besides --raw (or --no-names). */
 static const char *form_besides(const options *o, int raw)
 {
