@@ -366,11 +366,19 @@ def test_every_init_sends_what_the_user_gave(init_log, args, sent, files):
         assert without_batch(params).items() <= sent.items()
 
 
-def test_check_mode_sends_each_lines_length_with_the_options(init_log, files):
-    tagged_list(files, ["--cshake128", "-C", "foo"], LENGTHS)
-    out, inits = init_log(["--cshake128", "-C", "foo", "-c", "list"], files)
-    assert out == b"a: OK\nb: OK\na: OK\nb: OK\na: OK\n"
-    lines = inits[-len(LENGTHS):]
-    assert [p["xoflen"] for p in lines] == [str(n) for _, n in LENGTHS]
-    for params in inits:
-        assert params["custom"] == "666f6f"
+@pytest.mark.parametrize("args,sent", [
+    (["--cshake128", "-C", "foo"], {"custom": "666f6f"}),
+    (["--cshake256", "-f", "fn", "-C", ""], {"custom": "", "function-name": "666e"}),
+    (["--parallelhash128", "-x", "-B", "16"], {"xof": "1", "block-size": "16"}),
+])
+def test_check_mode_sends_each_lines_length_with_the_options(init_log, args, sent, files):
+    """Each line's init carries its own length beside the options' values;
+    a switch or the lines' tags choosing the algorithm alike."""
+    tagged_list(files, args, LENGTHS)
+    for asked in (args, args[1:]):
+        out, inits = init_log(asked + ["-c", "list"], files)
+        assert out == b"a: OK\nb: OK\na: OK\nb: OK\na: OK\n"
+        lines = inits[-len(LENGTHS):]
+        assert [p["xoflen"] for p in lines] == [str(n) for _, n in LENGTHS]
+        for params in lines:
+            assert without_batch(params) == dict(sent, xoflen=params["xoflen"])
