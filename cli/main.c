@@ -289,7 +289,7 @@ int main(int argc, char **argv)
     }
     report_backend(lib);
     if (parts_wanted(&o))
-        ok = parts_main(&o, lib);   /* resolves the options itself */
+        ok = parts_main(&o, lib, &r);   /* resolves the options itself */
     else if (!options_resolve(&o, lib, &r))
         ok = 0;
     else

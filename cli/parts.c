@@ -1224,9 +1224,8 @@ static int print_combined(const options *o, hasher *h, EVP_MD_CTX *ctx,
     return err == 0;
 }
 
-static int combine(options *o, OSSL_LIB_CTX *lib)
+static int combine(options *o, OSSL_LIB_CTX *lib, resolved *r)
 {
-    resolved r;
     record_set s;
     hasher h;
     EVP_MD *md = NULL;
@@ -1248,7 +1247,7 @@ static int combine(options *o, OSSL_LIB_CTX *lib)
      * prints one sum), not for the record files. */
     object[0] = s.all[0]->name;
     o->files = object;
-    if (!options_resolve(o, lib, &r) || (f = records_family(o, lib, &s)) == NULL)
+    if (!options_resolve(o, lib, r) || (f = records_family(o, lib, &s)) == NULL)
         goto done;
     for (size_t i = 0; i < s.n; i++)
         if (s.all[i]->begin == 0 && s.all[i]->end > 0)
@@ -1273,18 +1272,17 @@ done:
 
 /* ---- the options together ---- */
 
-int parts_main(options *o, OSSL_LIB_CTX *lib)
+int parts_main(options *o, OSSL_LIB_CTX *lib, resolved *r)
 {
-    resolved r;
     const family *f;
 
     /* options_judge saw to one way, one FILE and no --check */
     if (o->combine)
-        return combine(o, lib);
-    if (!options_resolve(o, lib, &r))
+        return combine(o, lib, r);
+    if (!options_resolve(o, lib, r))
         return 0;
-    if (r.nalgs != 1 || (f = family_of(r.alg->name)) == NULL)
+    if (r->nalgs != 1 || (f = family_of(r->alg->name)) == NULL)
         return message_fail("%s: %s is not hashed in parts (only --k12, --kt256, --m14)",
-                    o->part_share ? "--part" : "--part-range", r.alg->name);
+                    o->part_share ? "--part" : "--part-range", r->alg->name);
     return write_part(o, lib, f);
 }
