@@ -60,25 +60,6 @@ static int put_number(hasher_params *s, const char *key, unsigned type,
 #define PUT_U64(s, key, v) PUT_UNSIGNED(s, key, uint64_t, v)
 #define PUT_INT(s, key, v) put_number(s, key, OSSL_PARAM_INTEGER, &(int){v}, sizeof(int))
 
-/* Takes key out of s (a batch id of 0 is sent as none). */
-static void drop(hasher_params *s, const char *key)
-{
-    size_t i = 0;
-
-    while (i < s->n && strcmp(s->p[i].key, key) != 0)
-        i++;
-    if (i == s->n)
-        return;
-    for (s->n--; i < s->n; i++) {
-        int own = s->p[i + 1].data == &s->values[i + 1];
-        s->p[i] = s->p[i + 1];
-        s->values[i] = s->values[i + 1];
-        if (own)
-            s->p[i].data = &s->values[i];
-    }
-    s->p[s->n] = OSSL_PARAM_construct_end();
-}
-
 /* "size" is the MAC's name, "xoflen" the digests'. */
 static const char *size_key(const hasher *h)
 {
@@ -345,12 +326,15 @@ void hasher_set_size(hasher *h, size_t size)
 
 void hasher_join(hasher *h, uint64_t id)
 {
+    hasher_params *s = &h->sent;
+
     if (!(h->facts.takes & TAKES_BATCH))
         return;
     if (id != 0)
-        PUT_U64(&h->sent, KSUM_PARAM_BATCH, id);
-    else
-        drop(&h->sent, KSUM_PARAM_BATCH);
+        PUT_U64(s, KSUM_PARAM_BATCH, id);
+    /* An id is the last parameter: only this adds one after hasher_open. */
+    else if (s->n > 0 && strcmp(s->p[s->n - 1].key, KSUM_PARAM_BATCH) == 0)
+        s->p[--s->n] = OSSL_PARAM_construct_end();
 }
 
 /* The name a context's "backend" points to, copied into name. */
