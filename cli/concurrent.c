@@ -14,6 +14,7 @@
 #include "hasher.h"
 #include "output.h"
 #include "progress.h"
+#include "resolve.h"
 #include "turns.h"
 #include "walk.h"
 
@@ -311,14 +312,14 @@ static unsigned batching_pays(const options *o, hasher *h, unsigned workers)
 
     if (env != NULL && strcmp(env, "0") == 0)
         return 0;
-    for (size_t k = 0; k < o->nalgs; k++)
-        if (!(o->facts_of[k].takes & TAKES_BATCH))
+    for (size_t k = 0; k < o->evp->nalgs; k++)
+        if (!(o->evp->facts_of[k].takes & TAKES_BATCH))
             return 0;
     if (!hasher_begin(h) || (lanes = hasher_lanes(h)) < 2)
         return 0;
     if (lanes > TURNS_MAX)
         lanes = TURNS_MAX;
-    if ((size_t)workers * lanes * o->nalgs * KSUMPROV_BATCH_PENDING > BATCH_MEMORY_MAX)
+    if ((size_t)workers * lanes * o->evp->nalgs * KSUMPROV_BATCH_PENDING > BATCH_MEMORY_MAX)
         return 0;
     return lanes;
 }
@@ -333,7 +334,7 @@ static int open_workers(worker *w, unsigned n, pool *p, const options *o,
 
     memset(w, 0, (n + 1) * sizeof *w);
     *tried = 0;
-    if (!hasher_set_open(&w[0].set, lib, o))
+    if (!hasher_set_open(&w[0].set, lib, o, o->evp->algs, o->evp->nalgs))
         return 0;
     if (!input_init(&w[0].in, 0)) {
         fprintf(message_stream(), "ksum: out of memory\n");
@@ -348,7 +349,7 @@ static int open_workers(worker *w, unsigned n, pool *p, const options *o,
     while (*tried < n) {
         worker *wk = &w[++*tried];
         wk->p = p;
-        if (!turns_open(&wk->t, lib, o, o->algs, o->nalgs, slots,
+        if (!turns_open(&wk->t, lib, o, o->evp->algs, o->evp->nalgs, slots,
                         *batched ? BATCH_TURN : INPUT_SIZE, *batched ? *tried : 0))
             return 0;
     }

@@ -121,7 +121,7 @@ static int hash_files_in_turn(const options *o, OSSL_LIB_CTX *lib,
     file_progress read_so_far;
     int ok = 1;
 
-    if (s == NULL || !hasher_set_open(s, lib, o)) {
+    if (s == NULL || !hasher_set_open(s, lib, o, o->evp->algs, o->evp->nalgs)) {
         if (s == NULL)
             fprintf(message_stream(), "ksum: out of memory\n");
         else
@@ -172,7 +172,7 @@ static int hash_files_as_tuple(const options *o, OSSL_LIB_CTX *lib)
             report_error(o->files[i], KSUM_ETAB, NULL);
             return 0;
         }
-    if (!hasher_open(&h, lib, o->alg, o))
+    if (!hasher_open(&h, lib, o->evp->alg, o))
         return 0;
     if (input_init(&in, 0) && (sum = malloc(hasher_streams(&h) ? 1 : h.size)) != NULL) {
         sum_source src = {sum, h.size, hasher_streams(&h) ? &h : NULL};
@@ -193,8 +193,8 @@ static int hash_files_as_tuple(const options *o, OSSL_LIB_CTX *lib)
 /* No output long enough to be streamed. */
 static int outputs_held(const options *o)
 {
-    for (size_t k = 0; k < o->nalgs; k++)
-        if (hasher_output_size(&o->facts_of[k], o) > HASHER_STREAM_MIN)
+    for (size_t k = 0; k < o->evp->nalgs; k++)
+        if (hasher_output_size(&o->evp->facts_of[k], o) > HASHER_STREAM_MIN)
             return 0;
     return 1;
 }
@@ -208,7 +208,7 @@ static int hash_files(const options *o, OSSL_LIB_CTX *lib)
     progress *pg;
     int ok = -1;
 
-    if (o->facts.takes & TAKES_ELEMENTS)
+    if (o->evp->facts.takes & TAKES_ELEMENTS)
         return hash_files_as_tuple(o, lib);
     if ((names = names_open(o)) == NULL)
         return 0;
@@ -269,6 +269,7 @@ static void __attribute__((noinline)) reserve_stack(void)
 int main(int argc, char **argv)
 {
     options o;
+    resolved r;
     OSSL_LIB_CTX *lib;
     OSSL_PROVIDER *prov = NULL;
     int ok;
@@ -277,7 +278,7 @@ int main(int argc, char **argv)
     hold_standard_descriptors();
     /* One write per message line, in its place among the output lines. */
     setvbuf(stderr, NULL, _IOLBF, 0);
-    if (!options_parse(&o, argc, argv)) {
+    if (!options_parse(&o, argc, argv) || !options_judge(&o)) {
         options_free(&o);
         return 1;
     }
@@ -288,8 +289,8 @@ int main(int argc, char **argv)
     }
     report_backend(lib);
     if (parts_wanted(&o))
-        ok = parts_main(&o, lib);   /* resolves the options itself */
-    else if (!options_resolve(&o, lib))
+        ok = parts_main(&o, lib, &r);   /* resolves the options itself */
+    else if (!options_resolve(&o, lib, &r))
         ok = 0;
     else
         ok = o.check ? check_files(&o, lib) : hash_files(&o, lib);

@@ -107,7 +107,9 @@ int part_digest(OSSL_LIB_CTX *lib, const void *in, size_t len, uint8_t out[PART_
 
 static const char *custom_of(const options *o)
 {
-    return (o->given & TAKES_CUSTOM) && o->custom != NULL ? o->custom : "";
+    const char *custom = option_text(o, KSUM_PARAM_CUSTOM);
+
+    return custom != NULL ? custom : "";
 }
 
 /* ---- writing a record ---- */
@@ -1179,9 +1181,9 @@ static const family *records_family(const options *o, OSSL_LIB_CTX *lib, record_
     const family *f;
     uint8_t cdig[PART_DIGEST];
 
-    if (o->nalgs != 1 || (f = family_of(o->alg->name)) == NULL) {
+    if (o->evp->nalgs != 1 || (f = family_of(o->evp->alg->name)) == NULL) {
         message_fail("--combine: %s is not hashed in parts (only --k12, --kt256, --m14)",
-             o->alg->name);
+             o->evp->alg->name);
         return NULL;
     }
     if (!part_digest(lib, custom_of(o), strlen(custom_of(o)), cdig)) {
@@ -1248,7 +1250,7 @@ static int print_combined(const options *o, hasher *h, EVP_MD_CTX *ctx,
     return err == 0;
 }
 
-static int combine(options *o, OSSL_LIB_CTX *lib)
+static int combine(options *o, OSSL_LIB_CTX *lib, resolved *r)
 {
     record_set s;
     hasher h;
@@ -1271,12 +1273,12 @@ static int combine(options *o, OSSL_LIB_CTX *lib)
      * prints one sum), not for the record files. */
     object[0] = s.all[0]->name;
     o->files = object;
-    if (!options_resolve(o, lib) || (f = records_family(o, lib, &s)) == NULL)
+    if (!options_resolve(o, lib, r) || (f = records_family(o, lib, &s)) == NULL)
         goto done;
     for (size_t i = 0; i < s.n; i++)
         if (s.all[i]->begin == 0 && s.all[i]->end > 0)
             head = s.all[i];
-    if (!hasher_open(&h, lib, o->alg, o))
+    if (!hasher_open(&h, lib, o->evp->alg, o))
         goto done;
     opened = 1;
     md = EVP_MD_fetch(lib, f->final, PROPS);
@@ -1296,25 +1298,17 @@ done:
 
 /* ---- the options together ---- */
 
-int parts_main(options *o, OSSL_LIB_CTX *lib)
+int parts_main(options *o, OSSL_LIB_CTX *lib, resolved *r)
 {
     const family *f;
-    int modes = (o->part_share != NULL) + (o->part_range != NULL) + o->combine;
 
-    if (modes > 1)
-        return message_fail("--part, --part-range and --combine exclude each other");
-    if (o->check || o->recursive || o->files_from != NULL)
-        return message_fail("%s cannot be used with %s",
-                    o->combine ? "--combine" : o->part_share ? "--part" : "--part-range",
-                    o->check ? "--check" : o->recursive ? "--recursive" : "--files-from");
+    /* options_judge saw to one way, one FILE and no --check */
     if (o->combine)
-        return combine(o, lib);
-    if (o->files[0] == NULL || o->files[1] != NULL)
-        return message_fail("%s takes one FILE", o->part_share ? "--part" : "--part-range");
-    if (!options_resolve(o, lib))
+        return combine(o, lib, r);
+    if (!options_resolve(o, lib, r))
         return 0;
-    if (o->nalgs != 1 || (f = family_of(o->alg->name)) == NULL)
+    if (r->nalgs != 1 || (f = family_of(r->alg->name)) == NULL)
         return message_fail("%s: %s is not hashed in parts (only --k12, --kt256, --m14)",
-                    o->part_share ? "--part" : "--part-range", o->alg->name);
+                    o->part_share ? "--part" : "--part-range", r->alg->name);
     return write_part(o, lib, f);
 }
