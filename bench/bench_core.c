@@ -3,7 +3,8 @@
  * Micro-benchmark of the Keccak core at rate 136 (SHA3-256), 24 rounds, on
  * the active backend (KSUM_SIMD picks another): the single-state
  * permutation and absorb, the multi-state absorb (the n-way kernel) with
- * 8, 5, 4, 3, 2 and 1 active lanes (those the backend has), and
+ * 8, 5, 4, 3, 2 and 1 active lanes (those the backend has) and with
+ * every lane at KT128's leaf rate and rounds (168 bytes, 12), and
  * sponge_absorb_multi on as many 64 KiB messages as it has lanes; then
  * KT128 and ParallelHash128 on 1 MiB, in cycles per byte.
  * Prints a markdown table of cycles per call and per message block.
@@ -79,6 +80,22 @@ static void run_multi(unsigned active)
     be->absorb_multi(s, ROUNDS, rate, in, BLOCKS);
 }
 
+/* Every lane at KT128's leaf rate and rounds (168 bytes, 12 rounds). */
+static void run_multi_k12(unsigned unused)
+{
+    uint64_t *s[L];
+    unsigned rate[L];
+    const uint8_t *in[L];
+
+    (void)unused;
+    for (unsigned j = 0; j < L; j++) {
+        s[j] = st[j];
+        rate[j] = 168;
+        in[j] = j < be->lanes ? msg(j) : NULL;
+    }
+    be->absorb_multi(s, 12, rate, in, BLOCKS);
+}
+
 /* As many 64 KiB messages as the backend has lanes, one sponge each. */
 static void run_sponges(unsigned together)
 {
@@ -126,6 +143,9 @@ static size_t add_rows(row *rows)
         snprintf(rows[n++].name, sizeof rows[0].name, "absorb_multi, %u of %u lanes",
                  counts[i], be->lanes);
     }
+    rows[n] = (row){"", run_multi_k12, 0, BLOCKS, BLOCKS * be->lanes, 0, 0};
+    snprintf(rows[n++].name, sizeof rows[0].name,
+             "absorb_multi, %u lanes, rate 168, 12 rounds", be->lanes);
     rows[n] = (row){"", run_sponges, 0, sponge_blocks, sponge_blocks, 1, 0};
     snprintf(rows[n++].name, sizeof rows[0].name, "sponge_absorb x%u, 64 KiB each",
              be->lanes);

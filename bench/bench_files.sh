@@ -10,6 +10,7 @@
 # row.  Compare within a table: the machine may be shared.
 # Usage: bench/bench_files.sh [RUNS (default 5)] [BUILD_DIR] [TREE_FILES (default 100000)]
 set -euo pipefail
+here=$(dirname "$(realpath "$0")")
 runs=${1:-5}
 build=${2:-$(dirname "$0")/../build}
 tree_files=${3:-100000}
@@ -18,42 +19,9 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 cd "$dir"
 
-seconds() { # command... : wall seconds of one run, output discarded
-  local t
-  t=$( { TIMEFORMAT='%3R'; time "$@" > /dev/null 2>&1; } 2>&1 | tail -1)
-  echo "$t"
-}
-
-# table TITLE then pairs of "label" "command line" (run by bash -c, in $dir)
-table() {
-  local title=$1; shift
-  local -a labels=() cmds=()
-  while [ $# -gt 0 ]; do labels+=("$1"); cmds+=("$2"); shift 2; done
-  local n=${#labels[@]} i r
-  local -a times
-  for ((i = 0; i < n; i++)); do
-    times[i]=""
-    bash -c "${cmds[i]}" > /dev/null 2>&1 || true   # warm the cache, untimed
-  done
-  for ((r = 0; r < runs; r++)); do
-    for ((i = 0; i < n; i++)); do
-      times[i]+="$(seconds bash -c "${cmds[i]}") "
-    done
-  done
-  echo
-  echo "$title (wall seconds over $runs rounds in turns; ratio: best / first row's best)"
-  echo
-  echo "| command | best | median | ratio |"
-  echo "|---|---|---|---|"
-  local first=""
-  for ((i = 0; i < n; i++)); do
-    local best median
-    best=$(tr ' ' '\n' <<< "${times[i]}" | grep . | sort -g | head -1)
-    median=$(tr ' ' '\n' <<< "${times[i]}" | grep . | sort -g | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}')
-    [ -z "$first" ] && first=$best
-    echo "| ${labels[i]} | $best | $median | $(awk "BEGIN{printf \"%.2f\", $best / $first}") |"
-  done
-}
+# shellcheck source=bench/table.sh
+. "$here/table.sh"
+RUNS=$runs
 
 have() { command -v "$1" > /dev/null 2>&1; }
 

@@ -2,7 +2,6 @@
 #include "algorithms.h"
 
 #include <ctype.h>
-#include <openssl/core_names.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <stdio.h>
@@ -114,64 +113,5 @@ int algorithm_xof_base(const char *tag, char *base)
         strncasecmp(tag + at - 3, "XOF", 3) != 0)
         return 0;
     snprintf(base, ALGORITHM_TAG_MAX, "%.*s%s", (int)(at - 3), tag, tag + at);
-    return 1;
-}
-
-/* The options that send each parameter. */
-static const struct {
-    const char *key;
-    unsigned bit;
-} parameter_options[] = {
-    {OSSL_DIGEST_PARAM_XOFLEN, TAKES_SIZE}, {OSSL_MAC_PARAM_SIZE, TAKES_SIZE},
-    {KSUM_PARAM_XOF, TAKES_XOF},           {OSSL_MAC_PARAM_KEY, TAKES_KEY},
-    {KSUM_PARAM_CUSTOM, TAKES_CUSTOM},     {KSUM_PARAM_FUNCTION_NAME, TAKES_FUNCTION},
-    {KSUM_PARAM_BLOCK_SIZE, TAKES_BLOCK},  {KSUM_PARAM_DOMAIN, TAKES_DOMAIN},
-    {KSUM_PARAM_THREADS, TAKES_THREADS},   {KSUM_PARAM_ELEMENT_LENGTH, TAKES_ELEMENTS},
-    {KSUM_PARAM_BATCH, TAKES_BATCH},
-};
-
-static unsigned takes_of(const OSSL_PARAM *settable)
-{
-    unsigned takes = 0;
-
-    for (size_t i = 0; i < sizeof parameter_options / sizeof parameter_options[0]; i++)
-        if (OSSL_PARAM_locate_const(settable, parameter_options[i].key) != NULL)
-            takes |= parameter_options[i].bit;
-    return takes;
-}
-
-void algorithm_facts_of(EVP_MD *md, EVP_MAC *mac, algorithm_facts *f)
-{
-    OSSL_PARAM p[] = {OSSL_PARAM_construct_size_t(KSUM_PARAM_DEFAULT_SIZE,
-                                                  &f->default_size),
-                      OSSL_PARAM_END};
-
-    memset(f, 0, sizeof *f);
-    if (mac != NULL) {
-        f->takes = takes_of(EVP_MAC_settable_ctx_params(mac));
-        EVP_MAC_get_params(mac, p);
-        return;
-    }
-    f->takes = takes_of(EVP_MD_settable_ctx_params(md));
-    EVP_MD_get_params(md, p);
-    if (!(f->takes & TAKES_SIZE))
-        f->fixed_size = f->default_size = (size_t)EVP_MD_get_size(md);
-}
-
-int algorithm_describe(OSSL_LIB_CTX *lib, const algorithm *a, algorithm_facts *f)
-{
-    EVP_MD *md = a->is_mac ? NULL : EVP_MD_fetch(lib, a->name, PROPS);
-    EVP_MAC *mac = a->is_mac ? EVP_MAC_fetch(lib, a->name, PROPS) : NULL;
-    char why[512];
-
-    if (md == NULL && mac == NULL) {
-        openssl_reason(why, sizeof why);
-        fprintf(message_stream(), "ksum: %s: cannot fetch from ksumprov: %s\n",
-                a->name, why);
-        return 0;
-    }
-    algorithm_facts_of(md, mac, f);
-    EVP_MD_free(md);
-    EVP_MAC_free(mac);
     return 1;
 }

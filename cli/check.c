@@ -373,7 +373,7 @@ static int compare_line(check_printer *c, const check_item *it, const file_resul
             *equal = bytes_equal(it->e.want, r->sums, it->d.size);
         return r->err;
     }
-    h->size = it->d.size;   /* the parameters point at it */
+    hasher_set_size(h, it->d.size);
     return compare_here(c, it, h, equal, failed);
 }
 
@@ -545,11 +545,11 @@ static int line_algorithm(checker *c, const check_line *l, line_plan *p)
     const algorithm *chosen;
     int fate;
 
-    p->alg = c->o->alg;
+    p->alg = c->o->evp->alg;
     p->xof = c->o->xof;
     p->tagged = 0;
     if (l->tag == NULL)
-        return c->o->nalgs > 1 ? LINE_IMPROPER : LINE_CHECKED;
+        return c->o->evp->nalgs > 1 ? LINE_IMPROPER : LINE_CHECKED;
     fate = resolve_tag(c, l->tag, p);
     if (fate != LINE_CHECKED)
         return fate;
@@ -557,7 +557,7 @@ static int line_algorithm(checker *c, const check_line *l, line_plan *p)
         return LINE_OTHER_ALGORITHM;
     if (!c->o->alg_given)
         return LINE_CHECKED;
-    if ((chosen = options_chosen(c->o, p->alg)) == NULL)
+    if ((chosen = options_chosen(c->o->evp, p->alg)) == NULL)
         return LINE_OTHER_ALGORITHM;
     p->alg = chosen;
     return LINE_CHECKED;
@@ -679,9 +679,10 @@ static void asked_tags(const checker *c, char *buf, size_t size)
     char tag[ALGORITHM_TAG_MAX];
 
     buf[0] = '\0';
-    for (size_t i = 0; i < c->o->nalgs; i++) {
-        hasher *h = hasher_for((checker *)c, c->o->algs[i], 0);
-        algorithm_tag(c->o->algs[i], c->o->xof && h != NULL && (h->facts.takes & TAKES_XOF), tag);
+    for (size_t i = 0; i < c->o->evp->nalgs; i++) {
+        const algorithm *a = c->o->evp->algs[i];
+        hasher *h = hasher_for((checker *)c, a, 0);
+        algorithm_tag(a, c->o->xof && h != NULL && (h->facts.takes & TAKES_XOF), tag);
         snprintf(buf + strlen(buf), size - strlen(buf), "%s%s", i > 0 ? ", " : "", tag);
     }
 }
@@ -760,7 +761,7 @@ static void hint_default(const check_printer *c, const char *file, const counts 
 
     if (n->guessed == 0 || n->guessed_ok > 0 || c->o->alg_given || c->o->status)
         return;
-    algorithm_tag(c->o->alg, 0, tag);
+    algorithm_tag(c->o->evp->alg, 0, tag);
     fprintf(message_stream(),
             "ksum: %s: untagged lines were checked as %s, since no algorithm was named; "
             "name another with -a NAME or its switch (--sha3-512, --k12, ...)\n",
@@ -963,8 +964,7 @@ static void drop_item(void *ctx, void *item)
  * of them took changed nothing, which the user should know. */
 static void warn_unapplied(const checker *c)
 {
-    const unsigned shaping = TAKES_SIZE | TAKES_XOF | TAKES_CUSTOM | TAKES_FUNCTION |
-                             TAKES_BLOCK | TAKES_DOMAIN;
+    const unsigned shaping = TAKES_SIZE | TAKES_XOF | TAKES_PARAMS;
     unsigned unused = c->o->given & shaping & ~c->applied;
 
     if (c->o->alg_given || c->o->status || c->applied == 0)
@@ -979,10 +979,10 @@ static void warn_unapplied(const checker *c)
  * anyone can compute: a forgotten --key-file would let any list pass. */
 static void warn_keyless(const options *o)
 {
-    for (size_t i = 0; !(o->given & TAKES_KEY) && !o->status && i < o->nalgs; i++)
-        if (o->alg_given && (o->facts_of[i].takes & TAKES_KEY)) {
+    for (size_t i = 0; !(o->given & TAKES_KEY) && !o->status && i < o->evp->nalgs; i++)
+        if (o->alg_given && (o->evp->facts_of[i].takes & TAKES_KEY)) {
             fprintf(message_stream(), "ksum: WARNING: no key given: %s lines are checked "
-                    "with the empty key, which anyone can compute\n", o->algs[i]->name);
+                    "with the empty key, which anyone can compute\n", o->evp->algs[i]->name);
             return;
         }
 }

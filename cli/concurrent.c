@@ -14,6 +14,7 @@
 #include "ksumprov.h"
 #include "messages.h"
 #include "progress.h"
+#include "resolve.h"
 #include "thread.h"
 #include "turns.h"
 
@@ -51,10 +52,10 @@ static unsigned batching_lanes(const options *o, OSSL_LIB_CTX *lib, unsigned wor
 
     if (env != NULL && strcmp(env, "0") == 0)
         return 0;
-    for (size_t k = 0; k < o->nalgs; k++)
-        if (!(o->facts_of[k].takes & TAKES_BATCH))
+    for (size_t k = 0; k < o->evp->nalgs; k++)
+        if (!(o->evp->facts_of[k].takes & TAKES_BATCH))
             return 0;
-    if (hasher_open(&probe, lib, o->algs[0], o) && hasher_begin(&probe))
+    if (hasher_open(&probe, lib, o->evp->algs[0], o) && hasher_begin(&probe))
         lanes = hasher_lanes(&probe);
     hasher_close(&probe);
     ERR_clear_error();
@@ -62,7 +63,7 @@ static unsigned batching_lanes(const options *o, OSSL_LIB_CTX *lib, unsigned wor
         return 0;
     if (lanes > TURNS_MAX)
         lanes = TURNS_MAX;
-    if ((size_t)workers * lanes * o->nalgs * KSUMPROV_BATCH_PENDING > BATCH_MEMORY_MAX)
+    if ((size_t)workers * lanes * o->evp->nalgs * KSUMPROV_BATCH_PENDING > BATCH_MEMORY_MAX)
         return 0;
     return lanes;
 }

@@ -14,45 +14,94 @@
 
 static const char empty[1] = "";
 
-static OSSL_PARAM text_param(const char *key, const char *text)
+/* The slot of key in s: its own if it is there, else a new one at the end;
+ * NULL when s is full. */
+static OSSL_PARAM *slot_for(hasher_params *s, const char *key)
 {
-    return OSSL_PARAM_construct_octet_string(key, (void *)text, strlen(text));
+    for (size_t i = 0; i < s->n; i++)
+        if (strcmp(s->p[i].key, key) == 0)
+            return &s->p[i];
+    if (s->n == HASHER_PARAMS_MAX)
+        return NULL;
+    s->p[s->n + 1] = OSSL_PARAM_construct_end();
+    return &s->p[s->n++];
+}
+
+/* key with len bytes at bytes, which must outlive the hasher. */
+static int put_bytes(hasher_params *s, const char *key, const void *bytes, size_t len)
+{
+    OSSL_PARAM *p = slot_for(s, key);
+
+    if (p != NULL)
+        *p = OSSL_PARAM_construct_octet_string(key, (void *)bytes, len);
+    return p != NULL;
+}
+
+/* key with a copy of a number, of OSSL_PARAM type type (unsigned or
+ * signed) and len bytes (those of the union's member). */
+static int put_number(hasher_params *s, const char *key, unsigned type,
+                      const void *value, size_t len)
+{
+    OSSL_PARAM *p = slot_for(s, key);
+    void *v;
+
+    if (p == NULL)
+        return 0;
+    v = &s->values[p - s->p];
+    memcpy(v, value, len);
+    *p = (OSSL_PARAM){key, type, v, len, OSSL_PARAM_UNMODIFIED};
+    return 1;
+}
+
+#define PUT_UNSIGNED(s, key, ctype, v) \
+    put_number(s, key, OSSL_PARAM_UNSIGNED_INTEGER, &(ctype){v}, sizeof(ctype))
+#define PUT_SIZE(s, key, v) PUT_UNSIGNED(s, key, size_t, v)
+#define PUT_UINT(s, key, v) PUT_UNSIGNED(s, key, unsigned, v)
+#define PUT_U64(s, key, v) PUT_UNSIGNED(s, key, uint64_t, v)
+#define PUT_INT(s, key, v) put_number(s, key, OSSL_PARAM_INTEGER, &(int){v}, sizeof(int))
+
+/* "size" is the MAC's name, "xoflen" the digests'. */
+static const char *size_key(const hasher *h)
+{
+    return h->mac ? OSSL_MAC_PARAM_SIZE : OSSL_DIGEST_PARAM_XOFLEN;
+}
+
+/* A parameter option's value, as its row says it is sent. */
+static int put_param(hasher_params *s, const option_row *row, const param_value *v)
+{
+    if (row->type == PARAM_COUNT)
+        return PUT_SIZE(s, row->param, v->number);
+    if (row->type == PARAM_BYTE)
+        return PUT_UINT(s, row->param, (unsigned)v->number);
+    return put_bytes(s, row->param, v->text, strlen(v->text));
 }
 
 /* The parameters of what the user gave, and the two that ksum always
  * sends: the output length (ksum's default may not be the running
- * OpenSSL's) and KMAC's key (empty by default; OpenSSL's KMAC has none). */
-static void build_params(hasher *h)
+ * OpenSSL's) and KMAC's key (empty by default; OpenSSL's KMAC has none).
+ * 0 when they do not fit. */
+static int build_params(hasher *h, const options *o, unsigned given)
 {
-    const options *o = h->opts;
-    unsigned t = h->facts.takes &
-                 (o->given | TAKES_SIZE | TAKES_KEY | TAKES_THREADS | TAKES_BATCH);
-    OSSL_PARAM *p = h->params;
+    unsigned t = h->facts.takes & (given | TAKES_SIZE | TAKES_KEY | TAKES_THREADS);
+    hasher_params *s = &h->sent;
+    int ok = 1;
 
-    if (t & TAKES_CUSTOM)
-        *p++ = text_param(KSUM_PARAM_CUSTOM, o->custom);
-    if (t & TAKES_FUNCTION)
-        *p++ = text_param(KSUM_PARAM_FUNCTION_NAME, o->function);
-    if (t & TAKES_BLOCK)
-        *p++ = OSSL_PARAM_construct_size_t(KSUM_PARAM_BLOCK_SIZE, (size_t *)&o->block_size);
-    if (t & TAKES_DOMAIN)
-        *p++ = OSSL_PARAM_construct_uint(KSUM_PARAM_DOMAIN, (unsigned *)&o->domain);
+    s->n = 0;
+    s->p[0] = OSSL_PARAM_construct_end();
+    for (size_t i = 0; i < option_row_count; i++)
+        if (option_rows[i].param != NULL && (t & option_rows[i].takes))
+            ok &= put_param(s, &option_rows[i],
+                            &o->param[TAKES_PARAM_INDEX(option_rows[i].takes)]);
     if (t & TAKES_XOF)
-        *p++ = OSSL_PARAM_construct_int(KSUM_PARAM_XOF, (int *)&o->xof);
+        ok &= PUT_INT(s, KSUM_PARAM_XOF, o->xof);
     if ((t & TAKES_THREADS) && o->threads != 0)
-        *p++ = OSSL_PARAM_construct_uint(KSUM_PARAM_THREADS, (unsigned *)&o->threads);
+        ok &= PUT_UINT(s, KSUM_PARAM_THREADS, o->threads);
     if (t & TAKES_KEY)
-        *p++ = OSSL_PARAM_construct_octet_string(
-            OSSL_MAC_PARAM_KEY, o->key ? (void *)o->key : (void *)empty,
-            o->key ? o->key_len : 0);
-    if ((t & TAKES_BATCH) && h->batch != 0)
-        *p++ = OSSL_PARAM_construct_uint64(KSUM_PARAM_BATCH, &h->batch);
-    /* "size" is the MAC's name, "xoflen" the digests' */
+        ok &= put_bytes(s, OSSL_MAC_PARAM_KEY, o->key ? (void *)o->key : (void *)empty,
+                        o->key ? o->key_len : 0);
     if (t & TAKES_SIZE)
-        *p++ = OSSL_PARAM_construct_size_t(h->mac ? OSSL_MAC_PARAM_SIZE
-                                                  : OSSL_DIGEST_PARAM_XOFLEN,
-                                           &h->size);
-    *p = OSSL_PARAM_construct_end();
+        ok &= PUT_SIZE(s, size_key(h), h->size);
+    return ok;
 }
 
 static int fetch_failed(const algorithm *alg)
@@ -65,17 +114,76 @@ static int fetch_failed(const algorithm *alg)
     return 0;
 }
 
+/* The parameters that the options besides the parameter options send,
+ * and those ksum sends of itself. */
+static const struct {
+    const char *key;
+    unsigned bit;
+} parameters[] = {
+    {OSSL_DIGEST_PARAM_XOFLEN, TAKES_SIZE},   {OSSL_MAC_PARAM_SIZE, TAKES_SIZE},
+    {KSUM_PARAM_XOF, TAKES_XOF},              {OSSL_MAC_PARAM_KEY, TAKES_KEY},
+    {KSUM_PARAM_THREADS, TAKES_THREADS},      {KSUM_PARAM_ELEMENT_LENGTH, TAKES_ELEMENTS},
+    {KSUM_PARAM_BATCH, TAKES_BATCH},
+};
+
+/* What an algorithm takes, from its settable parameters: those above, and
+ * the parameter options' (option_rows). */
+static unsigned takes_of(const OSSL_PARAM *settable)
+{
+    unsigned takes = 0;
+
+    for (size_t i = 0; i < sizeof parameters / sizeof parameters[0]; i++)
+        if (OSSL_PARAM_locate_const(settable, parameters[i].key) != NULL)
+            takes |= parameters[i].bit;
+    for (size_t i = 0; i < option_row_count; i++)
+        if (option_rows[i].param != NULL &&
+            OSSL_PARAM_locate_const(settable, option_rows[i].param) != NULL)
+            takes |= option_rows[i].takes;
+    return takes;
+}
+
+void algorithm_facts_of(EVP_MD *md, EVP_MAC *mac, algorithm_facts *f)
+{
+    OSSL_PARAM p[] = {OSSL_PARAM_construct_size_t(KSUM_PARAM_DEFAULT_SIZE,
+                                                  &f->default_size),
+                      OSSL_PARAM_END};
+
+    memset(f, 0, sizeof *f);
+    if (mac != NULL) {
+        f->takes = takes_of(EVP_MAC_settable_ctx_params(mac));
+        EVP_MAC_get_params(mac, p);
+        return;
+    }
+    f->takes = takes_of(EVP_MD_settable_ctx_params(md));
+    EVP_MD_get_params(md, p);
+    if (!(f->takes & TAKES_SIZE))
+        f->fixed_size = f->default_size = (size_t)EVP_MD_get_size(md);
+}
+
+int algorithm_describe(OSSL_LIB_CTX *lib, const algorithm *a, algorithm_facts *f)
+{
+    EVP_MD *md = a->is_mac ? NULL : EVP_MD_fetch(lib, a->name, PROPS);
+    EVP_MAC *mac = a->is_mac ? EVP_MAC_fetch(lib, a->name, PROPS) : NULL;
+
+    if (md == NULL && mac == NULL)
+        return fetch_failed(a);
+    algorithm_facts_of(md, mac, f);
+    EVP_MD_free(md);
+    EVP_MAC_free(mac);
+    return 1;
+}
+
 size_t hasher_output_size(const algorithm_facts *f, const options *o)
 {
     return (f->takes & TAKES_SIZE) && o->size ? o->size : f->default_size;
 }
 
-int hasher_open(hasher *h, OSSL_LIB_CTX *lib, const algorithm *alg,
-                const options *o)
+/* hasher_open, sending the options of the bits given (TAKES_*) only. */
+static int open_with(hasher *h, OSSL_LIB_CTX *lib, const algorithm *alg,
+                     const options *o, unsigned given)
 {
     memset(h, 0, sizeof *h);
     h->alg = alg;
-    h->opts = o;
     if (alg->is_mac) {
         h->mac = EVP_MAC_fetch(lib, alg->name, PROPS);
         h->mac_ctx = h->mac ? EVP_MAC_CTX_new(h->mac) : NULL;
@@ -89,19 +197,28 @@ int hasher_open(hasher *h, OSSL_LIB_CTX *lib, const algorithm *alg,
     }
     algorithm_facts_of(h->md, h->mac, &h->facts);
     h->size = hasher_output_size(&h->facts, o);
-    build_params(h);
+    h->xof = (h->facts.takes & given & TAKES_XOF) && o->xof;
+    if (!build_params(h, o, given)) {
+        fprintf(message_stream(), "ksum: %s: more than %d parameters to send\n",
+                alg->name, HASHER_PARAMS_MAX);
+        return 0;
+    }
     return 1;
+}
+
+int hasher_open(hasher *h, OSSL_LIB_CTX *lib, const algorithm *alg,
+                const options *o)
+{
+    return open_with(h, lib, alg, o, o->given);
 }
 
 int hasher_try(OSSL_LIB_CTX *lib, const algorithm *alg, const options *o,
                unsigned given, char *why, size_t size)
 {
-    options only = *o;
     hasher h;
     int ok;
 
-    only.given &= given;
-    if (!hasher_open(&h, lib, alg, &only)) {
+    if (!open_with(&h, lib, alg, o, o->given & given)) {
         snprintf(why, size, "cannot fetch it");
         return 0;
     }
@@ -120,12 +237,13 @@ void hasher_close(hasher *h)
     EVP_MD_free(h->md);
 }
 
-int hasher_set_open(hasher_set *s, OSSL_LIB_CTX *lib, const options *o)
+int hasher_set_open(hasher_set *s, OSSL_LIB_CTX *lib, const options *o,
+                    const algorithm *const *algs, size_t n)
 {
     memset(s, 0, sizeof *s);
-    for (; s->n < o->nalgs; s->n++) {
+    for (; s->n < n; s->n++) {
         hasher *h = &s->hs[s->n];
-        if (!hasher_open(h, lib, o->algs[s->n], o)) {
+        if (!hasher_open(h, lib, algs[s->n], o)) {
             hasher_close(h);
             return 0;
         }
@@ -153,8 +271,8 @@ void hasher_set_close(hasher_set *s)
 int hasher_begin(hasher *h)
 {
     if (h->mac)
-        return EVP_MAC_init(h->mac_ctx, NULL, 0, h->params);
-    return EVP_DigestInit_ex2(h->md_ctx, h->md, h->params);
+        return EVP_MAC_init(h->mac_ctx, NULL, 0, h->sent.p);
+    return EVP_DigestInit_ex2(h->md_ctx, h->md, h->sent.p);
 }
 
 int hasher_update(hasher *h, const uint8_t *in, size_t len)
@@ -194,10 +312,29 @@ int hasher_squeeze(hasher *h, uint8_t *out, size_t len)
     return EVP_MD_CTX_get_params(h->md_ctx, p);
 }
 
+/* The slots exist already, or there is room (build_params leaves some):
+ * the setters cannot fail. */
+_Static_assert(HASHER_PARAMS_MAX >= OPTIONS_PARAMS_MAX + 5,
+               "the parameter options', four build_params sends besides, and a batch id");
+
+void hasher_set_size(hasher *h, size_t size)
+{
+    h->size = size;
+    if (h->facts.takes & TAKES_SIZE)
+        PUT_SIZE(&h->sent, size_key(h), size);
+}
+
 void hasher_join(hasher *h, uint64_t id)
 {
-    h->batch = id;
-    build_params(h);
+    hasher_params *s = &h->sent;
+
+    if (!(h->facts.takes & TAKES_BATCH))
+        return;
+    if (id != 0)
+        PUT_U64(s, KSUM_PARAM_BATCH, id);
+    /* An id is the last parameter: only this adds one after hasher_open. */
+    else if (s->n > 0 && strcmp(s->p[s->n - 1].key, KSUM_PARAM_BATCH) == 0)
+        s->p[--s->n] = OSSL_PARAM_construct_end();
 }
 
 /* The name a context's "backend" points to, copied into name. */

@@ -9,6 +9,36 @@
 
 #include "options.h"
 
+/* The most parameters one begin sends. */
+#define HASHER_PARAMS_MAX 16
+
+/* What a hasher sends at each begin: the OSSL_PARAMs point into values (the
+ * numbers, copied) or at bytes that nothing changes once the options are
+ * parsed (-C, -f and the key); nothing else can change what is sent. */
+typedef struct hasher_params {
+    OSSL_PARAM p[HASHER_PARAMS_MAX + 1];    /* ended by OSSL_PARAM_END */
+    union {
+        size_t size;
+        unsigned uint;
+        int flag;
+        uint64_t u64;
+    } values[HASHER_PARAMS_MAX];            /* values[i] is p[i]'s number */
+    size_t n;
+} hasher_params;
+
+/* What EVP says of an algorithm. */
+typedef struct algorithm_facts {
+    size_t fixed_size;    /* output bytes of a fixed-length digest; 0: any */
+    size_t default_size;  /* output bytes without -n (ksumprov's default) */
+    unsigned takes;       /* TAKES_* */
+} algorithm_facts;
+
+/* Asks EVP about a (fetched from lib); 0 with a message when it cannot. */
+int algorithm_describe(OSSL_LIB_CTX *lib, const algorithm *a, algorithm_facts *f);
+
+/* The same from a fetched EVP_MD or EVP_MAC (one of them NULL). */
+void algorithm_facts_of(EVP_MD *md, EVP_MAC *mac, algorithm_facts *f);
+
 typedef struct hasher {
     const algorithm *alg;
     algorithm_facts facts;
@@ -16,10 +46,10 @@ typedef struct hasher {
     EVP_MD_CTX *md_ctx;
     EVP_MAC *mac;
     EVP_MAC_CTX *mac_ctx;
-    OSSL_PARAM params[12];
-    size_t size;          /* output bytes */
-    uint64_t batch;       /* KSUM_PARAM_BATCH sent at each begin; 0: none */
-    const options *opts;
+    size_t size;          /* output bytes; changed by hasher_set_size only */
+    int xof;              /* the XOF mode (-x) of an algorithm that has one */
+    hasher_params sent;   /* built by hasher_open, then changed only by
+                             hasher_set_size and hasher_join */
 } hasher;
 
 /* Outputs longer than this are squeezed and printed piece by piece
@@ -31,12 +61,16 @@ typedef struct hasher {
 size_t hasher_output_size(const algorithm_facts *f, const options *o);
 #define hasher_streams(h) ((h)->size > HASHER_STREAM_MIN)
 /* The XOF mode (-x) of an algorithm that has one is on. */
-#define hasher_is_xof(h) (((h)->facts.takes & TAKES_XOF) && (h)->opts->xof)
+#define hasher_is_xof(h) ((h)->xof)
 
-/* Fetches the algorithm; prints an error and returns 0 on failure. */
+/* Fetches the algorithm and builds what it sends from the options; prints
+ * an error and returns 0 on failure. */
 int hasher_open(hasher *h, OSSL_LIB_CTX *lib, const algorithm *alg,
                 const options *o);
 void hasher_close(hasher *h);
+/* From the next begin on, the output is size bytes (check mode verifies
+ * each line at its own length). */
+void hasher_set_size(hasher *h, size_t size);
 /* Whether the provider accepts the options of the given bits (TAKES_*)
  * for alg: a message is begun with them; *why gets its reason if not. */
 int hasher_try(OSSL_LIB_CTX *lib, const algorithm *alg, const options *o,
@@ -60,7 +94,7 @@ void hasher_join(hasher *h, uint64_t id);
  * side (KSUM_PARAM_LANES); 0 when EVP could not tell. */
 unsigned hasher_lanes(hasher *h);
 
-/* A hasher for each of the options' algorithms, and their outputs. */
+/* A hasher for each of n algorithms, and their outputs. */
 typedef struct hasher_set {
     hasher hs[OPTIONS_ALGS_MAX];
     uint8_t *sums[OPTIONS_ALGS_MAX];  /* NULL where the output is streamed */
@@ -70,7 +104,8 @@ typedef struct hasher_set {
 
 /* Opens them; prints an error and returns 0 on failure (hasher_set_close
  * is still due). */
-int hasher_set_open(hasher_set *s, OSSL_LIB_CTX *lib, const options *o);
+int hasher_set_open(hasher_set *s, OSSL_LIB_CTX *lib, const options *o,
+                    const algorithm *const *algs, size_t n);
 void hasher_set_close(hasher_set *s);
 
 /* The Keccak backend ksumprov chose (KSUM_PARAM_BACKEND of a context),

@@ -103,6 +103,7 @@ static void __attribute__((noinline)) reserve_stack(void)
 int main(int argc, char **argv)
 {
     options o;
+    resolved r;
     OSSL_LIB_CTX *lib;
     OSSL_PROVIDER *prov = NULL;
     int ok;
@@ -111,7 +112,7 @@ int main(int argc, char **argv)
     hold_standard_descriptors();
     /* One write per message line, in its place among the output lines. */
     setvbuf(stderr, NULL, _IOLBF, 0);
-    if (!options_parse(&o, argc, argv)) {
+    if (!options_parse(&o, argc, argv) || !options_judge(&o)) {
         options_free(&o);
         return 1;
     }
@@ -122,8 +123,8 @@ int main(int argc, char **argv)
     }
     report_backend(lib);
     if (parts_wanted(&o))
-        ok = parts_main(&o, lib);   /* resolves the options itself */
-    else if (!options_resolve(&o, lib))
+        ok = parts_main(&o, lib, &r);   /* resolves the options itself */
+    else if (!options_resolve(&o, lib, &r))
         ok = 0;
     else
         ok = o.check ? check_files(&o, lib) : hash_files(&o, lib);

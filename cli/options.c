@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
+/* The option table, and what each option does with its argument. */
 #include "options.h"
 
 #include <ctype.h>
@@ -9,6 +10,7 @@
 #include <openssl/crypto.h>
 #include <openssl/opensslv.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,12 +23,7 @@
 
 #define MAX_KEY_FILE ((off_t)1 << 20)
 
-enum {
-    OPT_TAG = 256, OPT_QUIET, OPT_STATUS, OPT_STRICT, OPT_IGNORE_MISSING,
-    OPT_KEY_FILE, OPT_DOMAIN, OPT_THREADS, OPT_HELP,
-    OPT_FORM_BASE = 400,     /* the output forms' block */
-    OPT_ALGORITHM_BASE = 500
-};
+/* ---- what the options set ---- */
 
 /* For secrets: what was wrong, never the value. */
 static int bad_secret(const char *what, const char *why)
@@ -68,12 +65,12 @@ static void forget_key(options *o)
     o->key_len = 0;
 }
 
-static int parse_key(options *o, const char *s)
+static int set_key(options *o, const option_row *row, const char *s)
 {
     size_t n = strlen(s);
 
+    (void)row;
     forget_key(o);
-    o->key_option = "--key";
     if (n % 2 != 0)
         return bad_secret("key", "odd number of hex digits (the key is not shown)");
     if ((o->key = OPENSSL_malloc(n / 2 + 1)) == NULL)
@@ -106,14 +103,14 @@ static int key_file_error(const char *path, int err)
 
 /* Raw key bytes, so a key need not appear in ps or shell history.  Messages
  * name the file, never what it holds. */
-static int read_key_file(options *o, const char *path)
+static int set_key_file(options *o, const option_row *row, const char *path)
 {
     int fd = open(path, O_RDONLY);
     struct stat st;
     ssize_t n = 0;
 
+    (void)row;
     forget_key(o);
-    o->key_option = "--key-file";
     if (fd < 0 || fstat(fd, &st) != 0) {
         int err = errno;
         if (fd >= 0)
@@ -136,9 +133,9 @@ static int read_key_file(options *o, const char *path)
     return 1;
 }
 
-/* Decimal, or hexadecimal after 0x; leading zeros are decimal (010 is
- * ten), not octal. */
-static int parse_domain(options *o, const char *s)
+/* A byte: decimal, or hexadecimal after 0x; leading zeros are decimal (010
+ * is ten), not octal. */
+static int parse_byte(const char *what, const char *s, size_t *out)
 {
     int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
     const char *digits = hex ? s + 2 : s;
@@ -149,42 +146,113 @@ static int parse_domain(options *o, const char *s)
         int d = hex ? hex_value(digits[n]) : isdigit((unsigned char)digits[n])
                                                  ? digits[n] - '0' : -1;
         if (d < 0)
-            return bad_value("domain byte", s, "not a number (decimal, or "
+            return bad_value(what, s, "not a number (decimal, or "
                              "hexadecimal after 0x, e.g. 0x1F)");
         v = v * (hex ? 16 : 10) + (unsigned long)d;
         if (v > 0xFF)
             v = 0x100;  /* out of range already, and no overflow */
     }
     if (n == 0)
-        return bad_value("domain byte", s, "not a number (decimal, or hexadecimal "
+        return bad_value(what, s, "not a number (decimal, or hexadecimal "
                          "after 0x, e.g. 0x1F)");
     if (v > 0xFF)
-        return bad_value("domain byte", s, "not a byte");
-    o->domain = (unsigned)v;    /* its range is the provider's to judge */
-    o->domain_text = s;
+        return bad_value(what, s, "not a byte");
+    *out = v;    /* its range is the provider's to judge */
     return 1;
 }
 
-/* ---- One object in parts (issue 20): --part, --part-range, --combine;
- * parts.c does what they ask. ---- */
-
-enum { OPT_PART = 2100, OPT_PART_RANGE, OPT_COMBINE };
-
-static const struct option parts_long_options[] = {
-    {"part", required_argument, NULL, OPT_PART},
-    {"part-range", required_argument, NULL, OPT_PART_RANGE},
-    {"combine", no_argument, NULL, OPT_COMBINE},
-};
-
-static int parts_parse_option(options *o, int c, const char *arg)
+/* -l, --length: bits as cksum takes them, a whole number of bytes. */
+static int set_length(options *o, const option_row *row, const char *arg)
 {
-    switch (c) {
-    case OPT_PART: o->part_share = arg; return 1;
-    case OPT_PART_RANGE: o->part_range = arg; return 1;
-    case OPT_COMBINE: o->combine = 1; return 1;
-    default: return -1;
-    }
+    size_t bits = 0;
+
+    (void)row;
+    if (!parse_count("length", arg, 0, 8 * KSUM_MAX_OUTPUT_SIZE, &bits))
+        return 0;
+    if (bits % 8 != 0)
+        return bad_value("length", arg, "not a multiple of 8 (it is in bits)");
+    if (bits == 0)
+        return bad_value("length", arg, "must be at least 8");
+    o->length_bits = bits;
+    return 1;
 }
+
+static int set_flag(options *o, const option_row *row, const char *arg)
+{
+    (void)arg;
+    *(int *)((char *)o + row->field) = 1;
+    return 1;
+}
+
+static int set_text(options *o, const option_row *row, const char *arg)
+{
+    *(const char **)((char *)o + row->field) = arg;
+    return 1;
+}
+
+/* A switch, or -a's names, in order; resolved by options_resolve. */
+static void choose(options *o, const algorithm *a, const char *names)
+{
+    o->choices[o->nchoices++] = (algorithm_choice){a, names};
+    o->alg_given = 1;
+}
+
+static int set_algorithms(options *o, const option_row *row, const char *arg)
+{
+    (void)row;
+    choose(o, NULL, arg);
+    return 1;
+}
+
+static int set_output_size(options *o, const option_row *row, const char *arg)
+{
+    (void)row;
+    return parse_count("output size", arg, 1, KSUM_MAX_OUTPUT_SIZE, &o->size);
+}
+
+static int set_threads(options *o, const option_row *row, const char *arg)
+{
+    size_t v = 0;
+
+    (void)row;
+    /* 0, as the provider's threads parameter: every CPU */
+    if (!parse_count("thread count", arg, 0, KSUMPROV_MAX_THREADS, &v))
+        return 0;
+    o->threads = (unsigned)v;
+    return 1;
+}
+
+/* -t undoes -b: the last counts (text_given, the row's field, is only to
+ * refuse -t with --check). */
+static int set_text_mode(options *o, const option_row *row, const char *arg)
+{
+    o->binary = 0;
+    return set_flag(o, row, arg);
+}
+
+/* --tag and --untagged undo each other: the last counts. */
+static int set_form(options *o, const option_row *row, const char *arg)
+{
+    o->tag = 0;
+    o->untagged = 0;
+    return set_flag(o, row, arg);
+}
+
+/* A parameter option: its value, kept as given for messages; its range
+ * is the provider's to judge (resolve.c asks). */
+static int set_param(options *o, const option_row *row, const char *arg)
+{
+    param_value *v = &o->param[TAKES_PARAM_INDEX(row->takes)];
+
+    v->text = arg;
+    if (row->type == PARAM_COUNT)
+        return parse_count(row->what, arg, 1, SIZE_MAX / 8, &v->number);
+    if (row->type == PARAM_BYTE)
+        return parse_byte(row->what, arg, &v->number);
+    return 1;
+}
+
+/* ---- --help, from the rows ---- */
 
 /* An algorithm group's switches, wrapped to 79 columns. */
 static const algorithm *print_switches(const algorithm *a, const algorithm *end)
@@ -205,6 +273,102 @@ static const algorithm *print_switches(const algorithm *a, const algorithm *end)
     return a;
 }
 
+/* "-C, --customization=STR": a row's names, and how wide they are. */
+static int print_row_names(const option_row *r)
+{
+    int width = 0;
+
+    for (const char *s = r->shorts; *s != '\0'; s++)
+        width += printf("-%c, ", *s);
+    width += printf("%s", r->name);
+    if (r->arg != NULL)
+        width += printf("=%s", r->arg);
+    return width;
+}
+
+/* The row whose help_at is at, or NULL. */
+static const option_row *row_at(int at)
+{
+    for (size_t i = 0; i < option_row_count; i++)
+        if (option_rows[i].help_at == at)
+            return &option_rows[i];
+    return NULL;
+}
+
+/* How many places: the highest help_at, or with others, the highest n of
+ * the options named n-th among the others (help_at -n). */
+static int places(int others)
+{
+    int most = 0;
+
+    for (size_t i = 0; i < option_row_count; i++) {
+        int place = others ? -option_rows[i].help_at : option_rows[i].help_at;
+        if (place > most)
+            most = place;
+    }
+    return most;
+}
+
+/* The common options, one line each (some name several), their texts from
+ * column 28, or after two spaces when the names reach further. */
+static void print_common_options(void)
+{
+    const option_row *r, *next;
+    int last = places(0);
+
+    for (int at = 1; at <= last; at++) {
+        if ((r = row_at(at)) == NULL || r->help == NULL)
+            continue;
+        int column = printf("  %s", r->shorts[0] != '\0' ? "" : "    ") + print_row_names(r);
+        for (; (next = row_at(at + 1)) != NULL && next->help == NULL; at++)
+            column += printf(", ") + print_row_names(next);
+        printf("%*s", column <= 26 ? 28 - column : 2, "");
+        for (const char *t = r->help; *t != '\0'; t++) {
+            putchar(*t);
+            if (*t == '\n')
+                printf("%28s", "");
+        }
+        putchar('\n');
+    }
+}
+
+/* One word of a paragraph wrapped at 72 columns; *column is where the
+ * line is. */
+static void print_word(int *column, const char *word, int len)
+{
+    if (*column > 0 && *column + 1 + len > 72) {
+        putchar('\n');
+        *column = 0;
+    } else if (*column > 0) {
+        *column += printf(" ");
+    }
+    *column += printf("%.*s", len, word);
+}
+
+/* "The other options (--function, ...), " and after them text: the rows
+ * that have no line of the common options, in their order (-help_at). */
+static void print_other_options(const char *text)
+{
+    const option_row *r;
+    int column = 0, last = places(1);
+    char word[64];
+
+    print_word(&column, "The other options", 17);
+    for (int n = 1; n <= last; n++) {
+        if ((r = row_at(-n)) == NULL)
+            continue;
+        snprintf(word, sizeof word, "%s%s%s", n == 1 ? "(" : "", r->name,
+                 n == last ? ")," : ",");
+        print_word(&column, word, (int)strlen(word));
+    }
+    for (const char *w = text; *w != '\0'; w += strspn(w, " ")) {
+        int len = (int)strcspn(w, " ");
+        print_word(&column, w, len);
+        w += len;
+    }
+    putchar('\n');
+}
+
 /* The common options on one screen; every option is in ksum(1). */
 static void print_help(void)
 {
@@ -216,30 +380,12 @@ static void print_help(void)
            "is -, read standard input.\n\nAlgorithms:\n");
     for (const algorithm *a = algorithms; a < end;)
         a = print_switches(a, end);
-    printf("\nCommon options:\n"
-           "  -a, --algorithm=NAME[,NAME]  any name the provider knows; several: one\n"
-           "                            read, one tagged line each\n"
-           "  -n, --output-size=BYTES   output length of the variable-length algorithms\n"
-           "  -l, --length=BITS         the same in bits, as cksum (b3sum's -l counts bytes)\n"
-           "  -x, --xof                 XOF mode (KMAC, ParallelHash, TupleHash)\n"
-           "  -k, --key=HEX, --key-file=FILE   KMAC key\n"
-           "  -C, --customization=STR   customization string\n"
-           "      --tag                 BSD-style lines: ALGO (NAME) = HEX\n"
-           "      --base64              digests in base64\n"
-           "  -r, --recursive           the regular files under each directory FILE\n"
-           "  -c, --check               read checksums from the FILEs and check them;\n"
-           "                            with a key, only at the length of -n/-l or the\n"
-           "                            default, and every line must verify\n"
-           "  -w, --warn, --strict, --quiet, --status, --ignore-missing  as sha256sum -c\n"
-           "      --threads=N           worker threads (0, the default: every CPU)\n"
-           "      --part=K/N, --combine  KT128/KT256/M14 in parts (docs/parts.md)\n"
-           "  -h, --help                display this help and exit\n"
-           "  -V, -v, --version         output version information and exit\n"
-           "\nThe other options (--function, --block-size, --domain, --binary, --text,\n"
-           "--zero, --untagged, --raw, --no-names, --dereference, --files-from,\n"
-           "--progress, --part-range), the check-mode rules and the environment\n"
-           "(KSUM_SIMD, KSUM_BATCH): man ksum, or docs/cli.md.\n"
-           "Exit status: 0 if every file was hashed or verified, 1 otherwise.\n");
+    printf("\nCommon options:\n");
+    print_common_options();
+    putchar('\n');
+    print_other_options("the check-mode rules and the environment (KSUM_SIMD, KSUM_BATCH): "
+                        "man ksum, or docs/cli.md.");
+    printf("Exit status: 0 if every file was hashed or verified, 1 otherwise.\n");
 }
 
 static void print_version(void)
@@ -248,301 +394,200 @@ static void print_version(void)
            OpenSSL_version(OPENSSL_VERSION_STRING));
 }
 
-/* ---- Output forms as cksum and b3sum have them (issue 12): --base64,
- * --raw, --untagged, --no-names, -l.  One block, so that it merges. ---- */
+/* --help and --version print, and exit at once: what follows is not
+ * parsed. */
+static int show(options *o, const option_row *row, const char *arg)
+{
+    (void)o;
+    (void)arg;
+    if (strcmp(row->name, "--help") == 0)
+        print_help();
+    else
+        print_version();
+    exit(output_close() ? 0 : 1);
+}
 
-enum { OPT_BASE64 = OPT_FORM_BASE, OPT_RAW, OPT_UNTAGGED, OPT_NO_NAMES };
+/* ---- the table ---- */
 
-/* getopt_long takes an unambiguous prefix: --raw is exact, so it is never
- * taken for --rawshake128, --rawshake1 is still --rawshake128, and --rawsh
- * is ambiguous, an error. */
-static const struct option form_options[] = {
-    {"base64", no_argument, NULL, OPT_BASE64},
-    {"raw", no_argument, NULL, OPT_RAW},
-    {"untagged", no_argument, NULL, OPT_UNTAGGED},
-    {"no-names", no_argument, NULL, OPT_NO_NAMES},
-    {"length", required_argument, NULL, 'l'},
+/* The columns of a row after its names and its argument.  What it sets:
+ * an int of options set to 1, a string of options set to the argument,
+ * what fn sets in field f, or what fn sets. */
+#define FLAG(f) set_flag, offsetof(options, f)
+#define TEXT(f) set_text, offsetof(options, f)
+#define SET(fn, f) fn, offsetof(options, f)
+#define CALL(fn) fn, 0
+/* Which algorithms take it: any, those that take bit (TAKES_*), or those
+ * whose settable parameters list key, for an option that sends parameter
+ * key of the given type (set_param), its value options.param[i], its
+ * number i below OPTIONS_PARAMS_MAX; what is the value in messages. */
+#define ANY 0, NULL, PARAM_NONE, NULL
+#define NEEDS(bit) bit, NULL, PARAM_NONE, NULL
+#define PARAM(i, key, type, what) TAKES_PARAM(i), key, type, what
+/* Its place in --help: line at of the common options (from 1) with text,
+ * its names on the line of the option at at - 1, or named n-th among the
+ * other options. */
+#define HELP(at, text) at, text
+#define BESIDE(at) at, NULL
+#define OTHER(n) -(n), NULL
+
+/* In getopt_long's order, which is the order of the candidates its message
+ * lists for an ambiguous abbreviation. */
+const option_row option_rows[] = {
+    {"--algorithm", "a", "NAME[,NAME]", CALL(set_algorithms), ANY,
+     HELP(1, "any name the provider knows; several: one\nread, one tagged line each")},
+    {"--output-size", "n", "BYTES", CALL(set_output_size), NEEDS(TAKES_SIZE),
+     HELP(2, "output length of the variable-length algorithms")},
+    {"--xof", "x", NULL, FLAG(xof), NEEDS(TAKES_XOF),
+     HELP(4, "XOF mode (KMAC, ParallelHash, TupleHash)")},
+    /* three spaces before the text: --help has always had them */
+    {"--key", "k", "HEX", CALL(set_key), NEEDS(TAKES_KEY), HELP(5, " KMAC key")},
+    {"--key-file", "", "FILE", CALL(set_key_file), NEEDS(TAKES_KEY), BESIDE(6)},
+    {"--customization", "C", "STR", CALL(set_param),
+     PARAM(0, KSUM_PARAM_CUSTOM, PARAM_TEXT, "customization"),
+     HELP(7, "customization string")},
+    {"--function", "f", "NAME", CALL(set_param),
+     PARAM(1, KSUM_PARAM_FUNCTION_NAME, PARAM_TEXT, "function name"), OTHER(1)},
+    {"--block-size", "B", "BYTES", CALL(set_param),
+     PARAM(2, KSUM_PARAM_BLOCK_SIZE, PARAM_COUNT, "block size"), OTHER(2)},
+    {"--domain", "", "BYTE", CALL(set_param),
+     PARAM(3, KSUM_PARAM_DOMAIN, PARAM_BYTE, "domain byte"), OTHER(3)},
+    /* sent to the algorithms that take it (TAKES_THREADS), refused by none */
+    {"--threads", "", "N", CALL(set_threads), ANY,
+     HELP(17, "worker threads (0, the default: every CPU)")},
+    {"--binary", "b", NULL, FLAG(binary), ANY, OTHER(4)},
+    {"--text", "t", NULL, SET(set_text_mode, text_given), ANY, OTHER(5)},
+    {"--tag", "", NULL, SET(set_form, tag), ANY, HELP(8, "BSD-style lines: ALGO (NAME) = HEX")},
+    {"--zero", "z", NULL, FLAG(zero), ANY, OTHER(6)},
+    {"--check", "c", NULL, FLAG(check), ANY,
+     HELP(11, "read checksums from the FILEs and check them;\nwith a key, only at the "
+              "length of -n/-l or the\ndefault, and every line must verify")},
+    {"--ignore-missing", "", NULL, FLAG(ignore_missing), ANY, BESIDE(16)},
+    {"--quiet", "", NULL, FLAG(quiet), ANY, BESIDE(14)},
+    {"--status", "", NULL, FLAG(status), ANY, BESIDE(15)},
+    {"--strict", "", NULL, FLAG(strict), ANY, BESIDE(13)},
+    {"--warn", "w", NULL, FLAG(warn), ANY, HELP(12, "as sha256sum -c")},
+    {"--help", "h", NULL, CALL(show), ANY, HELP(20, "display this help and exit")},
+    {"--version", "Vv", NULL, CALL(show), ANY,
+     HELP(21, "output version information and exit")},
+    /* Output forms as cksum and b3sum have them (issue 12).  An unambiguous
+     * prefix is taken: --raw is exact, so it is never taken for
+     * --rawshake128, --rawshake1 is still --rawshake128, and --rawsh is
+     * ambiguous, an error. */
+    {"--base64", "", NULL, FLAG(base64), ANY, HELP(9, "digests in base64")},
+    {"--raw", "", NULL, FLAG(raw), ANY, OTHER(8)},
+    {"--untagged", "", NULL, SET(set_form, untagged), ANY, OTHER(7)},
+    {"--no-names", "", NULL, FLAG(no_names), ANY, OTHER(9)},
+    {"--length", "l", "BITS", CALL(set_length), NEEDS(TAKES_SIZE),
+     HELP(3, "the same in bits, as cksum (b3sum's -l counts bytes)")},
+    /* Directories, name lists, progress (issue 12, items 5 and 6). */
+    {"--recursive", "r", NULL, FLAG(recursive), ANY,
+     HELP(10, "the regular files under each directory FILE")},
+    {"--dereference", "L", NULL, FLAG(dereference), ANY, OTHER(10)},
+    {"--files-from", "", "FILE", TEXT(files_from), ANY, OTHER(11)},
+    {"--progress", "", NULL, FLAG(progress), ANY, OTHER(12)},
+    /* One object in parts (issue 20): parts.c does what they ask. */
+    {"--part", "", "K/N", TEXT(part_share), ANY,
+     HELP(18, "KT128/KT256/M14 in parts (docs/parts.md)")},
+    {"--part-range", "", "START:LEN", TEXT(part_range), ANY, OTHER(13)},
+    {"--combine", "", NULL, FLAG(combine), ANY, BESIDE(19)},
 };
-#define FORM_OPTIONS (sizeof form_options / sizeof form_options[0])
-#define FORM_SHORT "l:"
+const size_t option_row_count = sizeof option_rows / sizeof option_rows[0];
 
-/* -l, --length: bits as cksum takes them, a whole number of bytes. */
-static int parse_length(options *o, const char *arg)
-{
-    size_t bits;
+/* getopt_long's values: a row's, then an algorithm switch's. */
+#define ROW_VALUE(i) (256 + (int)(i))
+#define SWITCH_VALUE(i) ROW_VALUE(option_row_count + (i))
 
-    if (!parse_count("length", arg, 0, 8 * KSUM_MAX_OUTPUT_SIZE, &bits))
-        return 0;
-    if (bits % 8 != 0)
-        return bad_value("length", arg, "not a multiple of 8 (it is in bits)");
-    if (bits == 0)
-        return bad_value("length", arg, "must be at least 8");
-    o->length_bits = bits;
-    o->given |= TAKES_SIZE;
-    o->size_option = "--length";
-    return 1;
-}
+/* ---- parsing ---- */
 
-/* The result (1 or 0) of c when it is an option of this block, else -1. */
-static int parse_form(options *o, int c, const char *arg)
-{
-    switch (c) {
-    case OPT_BASE64: o->base64 = 1; return 1;
-    case OPT_RAW: o->raw = 1; return 1;
-    case OPT_UNTAGGED: o->untagged = 1; o->tag = 0; return 1;  /* the last counts */
-    case OPT_NO_NAMES: o->no_names = 1; return 1;
-    case 'l': return parse_length(o, arg);
-    default: return -1;
-    }
-}
-
-/* ---- directories, name lists, progress (issue 12, items 5 and 6) ---- */
-
-enum { OPT_FILES_FROM = 2000, OPT_PROGRESS };
-
-static const struct option walk_options[] = {
-    {"recursive", no_argument, NULL, 'r'},
-    {"dereference", no_argument, NULL, 'L'},
-    {"files-from", required_argument, NULL, OPT_FILES_FROM},
-    {"progress", no_argument, NULL, OPT_PROGRESS},
-};
-
-/* 1 when c was one of these (*ok: it parsed), 0 when not. */
-static int parse_walk_option(options *o, int c, const char *arg, int *ok)
-{
-    *ok = 1;
-    switch (c) {
-    case 'r': o->recursive = 1; return 1;
-    case 'L': o->dereference = 1; return 1;
-    case OPT_FILES_FROM: o->files_from = arg; return 1;
-    case OPT_PROGRESS: o->progress = 1; return 1;
-    default: return 0;
-    }
-}
-
-static int walk_usage(const char *what)
-{
-    fprintf(message_stream(), "ksum: %s\n", what);
-    usage_hint();
-    return 0;
-}
-
-/* After parsing, before the check-mode rules: -w also says what a walk
- * skips, so it is taken here when there is -r and no --check. */
-static int check_walk_options(options *o, int operands)
-{
-    if (o->check && (o->recursive || o->files_from || o->progress))
-        return walk_usage(o->recursive ? "--recursive is not meaningful with --check"
-                          : o->files_from ? "--files-from is not meaningful with --check"
-                          : "--progress is not meaningful with --check");
-    if (o->dereference && !o->recursive)
-        return walk_usage("--dereference is only meaningful with --recursive");
-    if (o->files_from != NULL && operands)
-        return walk_usage("file operands cannot be combined with --files-from");
-    if (!o->check && o->warn && o->recursive) {
-        o->walk_warn = 1;
-        o->warn = 0;
-    }
-    return 1;
-}
-
-/* The first of the output forms given besides --raw (or --no-names). */
-static const char *form_besides(const options *o, int raw)
-{
-    return o->tag ? "--tag" : o->untagged && raw ? "--untagged"
-         : o->base64 && raw ? "--base64" : o->no_names && raw ? "--no-names"
-         : o->zero && raw ? "--zero" : o->binary ? "--binary" : NULL;
-}
-
-/* Forms that exclude each other, forms in check mode, and -l against -n. */
-static int forms_agree(options *o)
-{
-    const char *other;
-
-    if (o->check && (other = o->tag ? "--tag" : o->untagged ? "--untagged"
-                             : o->base64 ? "--base64" : o->raw ? "--raw"
-                             : o->no_names ? "--no-names" : NULL) != NULL)
-        return usage_error("the %s option is meaningless when verifying checksums",
-                           other);
-    /* As coreutils: a check file is read by lines whatever -z says, and
-     * its '*' marks say binary; accepting the options would mislead. */
-    if (o->check && (o->binary || o->text_given))
-        return usage_error("the --binary and --text options are meaningless when "
-                           "verifying checksums");
-    if (o->check && o->zero)
-        return usage_error("the --zero option is not supported when verifying checksums");
-    if (o->raw && (other = form_besides(o, 1)) != NULL)
-        return usage_error("--raw and %s are mutually exclusive", other);
-    if (o->no_names && (other = form_besides(o, 0)) != NULL)
-        return usage_error("--no-names and %s are mutually exclusive", other);
-    if (o->length_bits == 0)
-        return 1;
-    if (o->size != 0 && o->size != o->length_bits / 8)
-        return usage_error("--length=%zu (bits) and --output-size=%zu (bytes) disagree",
-                           o->length_bits, o->size);
-    o->size = o->length_bits / 8;
-    return 1;
-}
-
-/* Long options: the fixed ones, then one per algorithm switch. */
+/* getopt_long's table: the rows, then one per algorithm switch. */
 static struct option *long_options(void)
 {
-    static const struct option fixed[] = {
-        {"algorithm", required_argument, NULL, 'a'},
-        {"output-size", required_argument, NULL, 'n'},
-        {"xof", no_argument, NULL, 'x'},
-        {"key", required_argument, NULL, 'k'},
-        {"key-file", required_argument, NULL, OPT_KEY_FILE},
-        {"customization", required_argument, NULL, 'C'},
-        {"function", required_argument, NULL, 'f'},
-        {"block-size", required_argument, NULL, 'B'},
-        {"domain", required_argument, NULL, OPT_DOMAIN},
-        {"threads", required_argument, NULL, OPT_THREADS},
-        {"binary", no_argument, NULL, 'b'},
-        {"text", no_argument, NULL, 't'},
-        {"tag", no_argument, NULL, OPT_TAG},
-        {"zero", no_argument, NULL, 'z'},
-        {"check", no_argument, NULL, 'c'},
-        {"ignore-missing", no_argument, NULL, OPT_IGNORE_MISSING},
-        {"quiet", no_argument, NULL, OPT_QUIET},
-        {"status", no_argument, NULL, OPT_STATUS},
-        {"strict", no_argument, NULL, OPT_STRICT},
-        {"warn", no_argument, NULL, 'w'},
-        {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, 'v'},
-    };
-    size_t nfixed = sizeof fixed / sizeof fixed[0], n = nfixed + FORM_OPTIONS;
-    size_t nwalk = sizeof walk_options / sizeof walk_options[0];
-    struct option *all = calloc(n + nwalk + (sizeof parts_long_options / sizeof parts_long_options[0]) + 2 * algorithm_count + 1,
-                                sizeof *all);
+    struct option *all = calloc(option_row_count + 2 * algorithm_count + 1, sizeof *all);
+    size_t n = 0;
 
     if (all == NULL)
         return NULL;
-    memcpy(all, fixed, sizeof fixed);
-    memcpy(all + nfixed, form_options, sizeof form_options);
-    memcpy(all + n, walk_options, sizeof walk_options);
-    n += nwalk;
-    memcpy(all + n, parts_long_options, sizeof parts_long_options);
-    n += (sizeof parts_long_options / sizeof parts_long_options[0]);
+    for (size_t i = 0; i < option_row_count; i++)
+        all[n++] = (struct option){option_rows[i].name + 2,
+                                   option_rows[i].arg ? required_argument : no_argument,
+                                   NULL, ROW_VALUE(i)};
     for (size_t i = 0; i < algorithm_count; i++) {
-        all[n++] = (struct option){algorithms[i].option, no_argument, NULL,
-                                   OPT_ALGORITHM_BASE + (int)i};
+        all[n++] = (struct option){algorithms[i].option, no_argument, NULL, SWITCH_VALUE(i)};
         if (algorithms[i].alias != NULL)
             all[n++] = (struct option){algorithms[i].alias, no_argument, NULL,
-                                       OPT_ALGORITHM_BASE + (int)i};
+                                       SWITCH_VALUE(i)};
     }
     return all;
 }
 
-/* A switch, or -a's names, in order; resolved by options_resolve. */
-static void choose(options *o, const algorithm *a, const char *names)
+/* getopt's short options: "a:n:x..." */
+static char *short_options(void)
 {
-    o->choices[o->nchoices++] = (algorithm_choice){a, names};
-    o->alg_given = 1;
+    size_t n = 0;
+    char *all;
+
+    for (size_t i = 0; i < option_row_count; i++)
+        n += strlen(option_rows[i].shorts) * (option_rows[i].arg ? 2 : 1);
+    if ((all = malloc(n + 1)) == NULL)
+        return NULL;
+    n = 0;
+    for (size_t i = 0; i < option_row_count; i++)
+        for (const char *s = option_rows[i].shorts; *s != '\0'; s++) {
+            all[n++] = *s;
+            if (option_rows[i].arg != NULL)
+                all[n++] = ':';
+        }
+    all[n] = '\0';
+    return all;
+}
+
+/* The row of what getopt_long returned, or NULL. */
+static const option_row *row_of(int c)
+{
+    if (c >= ROW_VALUE(0) && c < ROW_VALUE(option_row_count))
+        return &option_rows[c - ROW_VALUE(0)];
+    for (size_t i = 0; c > 0 && c < 256 && i < option_row_count; i++)
+        if (strchr(option_rows[i].shorts, c) != NULL)
+            return &option_rows[i];
+    return NULL;
 }
 
 const char *option_name(const options *o, unsigned bit)
 {
-    static const struct {
-        unsigned bit;
-        const char *name;
-    } names[] = {
-        {TAKES_XOF, "--xof"},
-        {TAKES_CUSTOM, "--customization"}, {TAKES_FUNCTION, "--function"},
-        {TAKES_BLOCK, "--block-size"}, {TAKES_DOMAIN, "--domain"},
-    };
+    const option_row *row = o->given_as[__builtin_ctz(bit)];
 
-    if (bit == TAKES_KEY)
-        return o->key_option;
-    if (bit == TAKES_SIZE)
-        return o->size_option;
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (names[i].bit == bit)
-            return names[i].name;
-    return "?";
+    for (size_t i = 0; row == NULL && i < option_row_count; i++)
+        if (option_rows[i].takes == bit)
+            row = &option_rows[i];
+    return row != NULL ? row->name : "?";
 }
 
-/* The options of the blocks above; getopt's errors. */
-static int parse_other(options *o, int c, const char *arg)
+const char *option_text(const options *o, const char *param)
 {
-    int form = parse_form(o, c, arg), walk_ok;
-
-    if (form >= 0)
-        return form;
-    if ((form = parts_parse_option(o, c, arg)) >= 0)
-        return form;
-    if (parse_walk_option(o, c, arg, &walk_ok))
-        return walk_ok;
-    usage_hint(); /* getopt has printed what was wrong */
-    return 0;
+    for (size_t i = 0; i < option_row_count; i++) {
+        const option_row *r = &option_rows[i];
+        if (r->param != NULL && strcmp(r->param, param) == 0 && (o->given & r->takes))
+            return o->param[TAKES_PARAM_INDEX(r->takes)].text;
+    }
+    return NULL;
 }
 
 static int parse_one(options *o, int c, const char *arg)
 {
-    size_t v;
+    const option_row *row = row_of(c);
 
-    switch (c) {
-    case 'a': choose(o, NULL, arg); return 1;
-    case 'n':
-        o->given |= TAKES_SIZE;
-        o->size_option = "--output-size";
-        return parse_count("output size", arg, 1, KSUM_MAX_OUTPUT_SIZE, &o->size);
-    case 'x': o->given |= TAKES_XOF; o->xof = 1; return 1;
-    case 'k': o->given |= TAKES_KEY; return parse_key(o, arg);
-    case OPT_KEY_FILE: o->given |= TAKES_KEY; return read_key_file(o, arg);
-    case 'C': o->given |= TAKES_CUSTOM; o->custom = arg; return 1;
-    case 'f': o->given |= TAKES_FUNCTION; o->function = arg; return 1;
-    case 'B':
-        o->given |= TAKES_BLOCK;
-        o->block_text = arg;
-        return parse_count("block size", arg, 1, SIZE_MAX / 8, &o->block_size);
-    case OPT_DOMAIN: o->given |= TAKES_DOMAIN; return parse_domain(o, arg);
-    case OPT_THREADS:
-        /* 0, as the provider's threads parameter: every CPU */
-        if (!parse_count("thread count", arg, 0, KSUMPROV_MAX_THREADS, &v))
-            return 0;
-        o->threads = (unsigned)v;
-        return 1;
-    case 'b': o->binary = 1; return 1;
-    case 't': o->binary = 0; o->text_given = 1; return 1;
-    case OPT_TAG: o->tag = 1; o->untagged = 0; return 1;
-    case 'z': o->zero = 1; return 1;
-    case 'c': o->check = 1; return 1;
-    case OPT_IGNORE_MISSING: o->ignore_missing = 1; return 1;
-    case OPT_QUIET: o->quiet = 1; return 1;
-    case OPT_STATUS: o->status = 1; return 1;
-    case OPT_STRICT: o->strict = 1; return 1;
-    case 'w': o->warn = 1; return 1;
-    case 'h': print_help(); exit(output_close() ? 0 : 1);
-    case 'v':
-    case 'V': print_version(); exit(output_close() ? 0 : 1);
-    default:
-        if (c >= OPT_ALGORITHM_BASE && c < OPT_ALGORITHM_BASE + (int)algorithm_count) {
-            choose(o, &algorithms[c - OPT_ALGORITHM_BASE], NULL);
-            return 1;
+    if (row != NULL) {
+        if (row->takes != 0) {
+            o->given |= row->takes;
+            o->given_as[__builtin_ctz(row->takes)] = row;
         }
-        return parse_other(o, c, arg);
+        return row->set(o, row, arg);
     }
-}
-
-/* The check options without --check: the first given, in coreutils'
- * order, is named. */
-static const char *check_option_given(const options *o)
-{
-    return o->ignore_missing ? "--ignore-missing" : o->status ? "--status"
-         : o->warn ? "--warn" : o->quiet ? "--quiet" : o->strict ? "--strict"
-         : NULL;
-}
-
-static int check_mode_options(const options *o)
-{
-    const char *option = o->check ? NULL : check_option_given(o);
-
-    if (option == NULL)
+    if (c >= SWITCH_VALUE(0) && c < SWITCH_VALUE(algorithm_count)) {
+        choose(o, &algorithms[c - SWITCH_VALUE(0)], NULL);
         return 1;
-    fprintf(message_stream(), "ksum: the %s option is meaningful only when "
-            "verifying checksums\n", option);
-    usage_hint();
+    }
+    usage_hint(); /* getopt has printed what was wrong */
     return 0;
 }
 
@@ -550,26 +595,25 @@ int options_parse(options *o, int argc, char **argv)
 {
     static char *stdin_only[] = {"-", NULL};
     struct option *longs = long_options();
+    char *shorts = short_options();
     int c, ok = 1;
 
     memset(o, 0, sizeof *o);
-    o->alg = algorithm_default();
     /* Each option adds at most one choice. */
     o->choices = calloc((size_t)argc + 1, sizeof *o->choices);
-    if (longs == NULL || o->choices == NULL) {
+    if (longs == NULL || shorts == NULL || o->choices == NULL) {
         free(longs);
+        free(shorts);
         fprintf(message_stream(), "ksum: out of memory\n");
         return 0;
     }
-    while (ok && (c = getopt_long(argc, argv, "a:n:xk:C:f:B:btzcwhvV" FORM_SHORT "rL",
-                                  longs, NULL)) != -1)
+    while (ok && (c = getopt_long(argc, argv, shorts, longs, NULL)) != -1)
         ok = parse_one(o, c, optarg);
     free(longs);
-    if (!ok || !check_walk_options(o, optind < argc) || !check_mode_options(o) ||
-        !forms_agree(o))
-        return 0;
-    o->files = optind < argc ? argv + optind : stdin_only;
-    return 1;
+    free(shorts);
+    o->operands = optind < argc;
+    o->files = o->operands ? argv + optind : stdin_only;
+    return ok;
 }
 
 void options_free(options *o)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "encoding.h"
+#include "resolve.h"
 
 /* len bytes on standard output as the options ask: hex, base64 or raw.
  * Returns 0 as soon as a write has failed.  Pieces of a streamed sum join
@@ -80,7 +81,7 @@ static int print_line(const options *o, const hasher *h, char *const *names, siz
         return print_sum(o, sum, chunk);
     if (escape)
         putchar('\\');
-    if (o->tag) {
+    if (o->tag || o->evp->tagged) {
         print_tag(h, sum->len);
         fputs(" (", stdout);
         print_names(stdout, names, n, escape);

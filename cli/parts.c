@@ -72,15 +72,18 @@ static const family *family_of(const char *name)
 /* The digests of a record (of C, of the first and last chunks, of the
  * record itself): KT128 with a 32-byte output, through EVP.  KT128 and not
  * SHA3-256: combining checks every record, a 256th of the object, and
- * KT128 is several times faster there (4-way leaves, threads). */
+ * KT128 is several times faster there (its leaves side by side).  On one
+ * thread: combine checks two records at once already, and a record of a
+ * megabyte is over before helper threads would have started. */
 #define CHECK_ALGORITHM "KANGAROOTWELVE"
 
 static int check_begin(OSSL_LIB_CTX *lib, EVP_MD_CTX *ctx)
 {
     EVP_MD *md = EVP_MD_fetch(lib, CHECK_ALGORITHM, PROPS);
     size_t outlen = PART_DIGEST;
+    unsigned one = 1;
     OSSL_PARAM p[] = {OSSL_PARAM_construct_size_t(OSSL_DIGEST_PARAM_XOFLEN, &outlen),
-                      OSSL_PARAM_END};
+                      OSSL_PARAM_construct_uint(KSUM_PARAM_THREADS, &one), OSSL_PARAM_END};
     int ok = md != NULL && EVP_DigestInit_ex2(ctx, md, p);
 
     EVP_MD_free(md);
@@ -104,7 +107,9 @@ int part_digest(OSSL_LIB_CTX *lib, const void *in, size_t len, uint8_t out[PART_
 
 static const char *custom_of(const options *o)
 {
-    return (o->given & TAKES_CUSTOM) && o->custom != NULL ? o->custom : "";
+    const char *custom = option_text(o, KSUM_PARAM_CUSTOM);
+
+    return custom != NULL ? custom : "";
 }
 
 /* ---- writing a record ---- */
@@ -701,6 +706,28 @@ static size_t cv_room(const cursor *c, part_record *r)
     return (size_t)(said < fits ? said : fits) * r->cv_len;
 }
 
+/* The run of well-formed "cv" lines at the cursor, decoded straight into
+ * r->cvs: a line of exactly "cv ", the base64 of cv_len bytes and '\n' is
+ * found without a search for its end (a gigabyte has 131,072 of them).
+ * Any other line is left to parse_body's general loop, which reads it as
+ * it reads every line, and reports it if it is bad. */
+static void take_cv_lines(cursor *c, part_record *r, size_t cv_cap)
+{
+    size_t text = BASE64_LENGTH(r->cv_len), line = 3 + text + 1, got;
+    uint8_t cv[BASE64_LENGTH(PART_MAX_CV) / 4 * 3];
+
+    while ((size_t)(c->end - c->p) >= line && memcmp(c->p, "cv ", 3) == 0 &&
+           c->p[line - 1] == '\n' && (r->count + 1) * r->cv_len <= cv_cap &&
+           base64_decode(c->p + 3, text, cv, &got) && got == r->cv_len) {
+        memcpy(r->cvs + r->count * r->cv_len, cv, got);
+        r->count++;
+        c->line = c->p;
+        c->len = line - 1;
+        c->p += line;
+        c->lineno++;
+    }
+}
+
 static int parse_body(cursor *c, part_record *r, size_t *head_n, char *why,
                       size_t why_size)
 {
@@ -709,6 +736,7 @@ static int parse_body(cursor *c, part_record *r, size_t *head_n, char *why,
     uint64_t cvs_said;
 
     for (;;) {
+        take_cv_lines(c, r, cv_cap);
         if (!next_line(c)) {
             snprintf(why, why_size, "truncated: it ends before its 'cvs' line (and its check)");
             return 0;
@@ -1153,9 +1181,9 @@ static const family *records_family(const options *o, OSSL_LIB_CTX *lib, record_
     const family *f;
     uint8_t cdig[PART_DIGEST];
 
-    if (o->nalgs != 1 || (f = family_of(o->alg->name)) == NULL) {
+    if (o->evp->nalgs != 1 || (f = family_of(o->evp->alg->name)) == NULL) {
         message_fail("--combine: %s is not hashed in parts (only --k12, --kt256, --m14)",
-             o->alg->name);
+             o->evp->alg->name);
         return NULL;
     }
     if (!part_digest(lib, custom_of(o), strlen(custom_of(o)), cdig)) {
@@ -1222,7 +1250,7 @@ static int print_combined(const options *o, hasher *h, EVP_MD_CTX *ctx,
     return err == 0;
 }
 
-static int combine(options *o, OSSL_LIB_CTX *lib)
+static int combine(options *o, OSSL_LIB_CTX *lib, resolved *r)
 {
     record_set s;
     hasher h;
@@ -1245,12 +1273,12 @@ static int combine(options *o, OSSL_LIB_CTX *lib)
      * prints one sum), not for the record files. */
     object[0] = s.all[0]->name;
     o->files = object;
-    if (!options_resolve(o, lib) || (f = records_family(o, lib, &s)) == NULL)
+    if (!options_resolve(o, lib, r) || (f = records_family(o, lib, &s)) == NULL)
         goto done;
     for (size_t i = 0; i < s.n; i++)
         if (s.all[i]->begin == 0 && s.all[i]->end > 0)
             head = s.all[i];
-    if (!hasher_open(&h, lib, o->alg, o))
+    if (!hasher_open(&h, lib, o->evp->alg, o))
         goto done;
     opened = 1;
     md = EVP_MD_fetch(lib, f->final, PROPS);
@@ -1270,25 +1298,17 @@ done:
 
 /* ---- the options together ---- */
 
-int parts_main(options *o, OSSL_LIB_CTX *lib)
+int parts_main(options *o, OSSL_LIB_CTX *lib, resolved *r)
 {
     const family *f;
-    int modes = (o->part_share != NULL) + (o->part_range != NULL) + o->combine;
 
-    if (modes > 1)
-        return message_fail("--part, --part-range and --combine exclude each other");
-    if (o->check || o->recursive || o->files_from != NULL)
-        return message_fail("%s cannot be used with %s",
-                    o->combine ? "--combine" : o->part_share ? "--part" : "--part-range",
-                    o->check ? "--check" : o->recursive ? "--recursive" : "--files-from");
+    /* options_judge saw to one way, one FILE and no --check */
     if (o->combine)
-        return combine(o, lib);
-    if (o->files[0] == NULL || o->files[1] != NULL)
-        return message_fail("%s takes one FILE", o->part_share ? "--part" : "--part-range");
-    if (!options_resolve(o, lib))
+        return combine(o, lib, r);
+    if (!options_resolve(o, lib, r))
         return 0;
-    if (o->nalgs != 1 || (f = family_of(o->alg->name)) == NULL)
+    if (r->nalgs != 1 || (f = family_of(r->alg->name)) == NULL)
         return message_fail("%s: %s is not hashed in parts (only --k12, --kt256, --m14)",
-                    o->part_share ? "--part" : "--part-range", o->alg->name);
+                    o->part_share ? "--part" : "--part-range", r->alg->name);
     return write_part(o, lib, f);
 }

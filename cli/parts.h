@@ -16,13 +16,16 @@
 
 #include "options.h"
 
+struct resolved;   /* resolve.h's */
+
 /* The options (--part, --part-range, --combine) are options.c's rows. */
 
 /* --part, --part-range or --combine was given. */
 int parts_wanted(const options *o);
-/* Does what they ask, resolving the options itself (--combine without an
- * algorithm switch takes the records' algorithm); 1 on success. */
-int parts_main(options *o, OSSL_LIB_CTX *lib);
+/* Does what they ask, once options_judge found them agreeing, resolving
+ * the options itself into r (--combine without an algorithm switch takes
+ * the records' algorithm); 1 on success. */
+int parts_main(options *o, OSSL_LIB_CTX *lib, struct resolved *r);
 
 /* ---- the record format, shared with the fuzzer ---- */
 

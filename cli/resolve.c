@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* After parsing, with the provider loaded: the algorithms asked for, what
- * EVP says they take, and every conflict between them and the options,
- * judged in one place. */
+/* Every conflict between options, judged in one place after parsing: first
+ * those the options alone decide (options_judge), then, with the provider
+ * loaded, the algorithms asked for, what EVP says they take, and whether
+ * the options apply to them (options_resolve). */
 #include "resolve.h"
 
 #include <openssl/crypto.h>
@@ -12,14 +13,115 @@
 #include "hasher.h"
 #include "messages.h"
 
+/* ---- the options alone ---- */
+
+/* Before the check-mode rules: -w also says what a walk skips, so it is
+ * taken here when there is -r and no --check. */
+static int walk_options_agree(options *o)
+{
+    if (o->check && (o->recursive || o->files_from || o->progress))
+        return usage_error("%s is not meaningful with --check",
+                           o->recursive ? "--recursive" : o->files_from ? "--files-from"
+                           : "--progress");
+    if (o->dereference && !o->recursive)
+        return usage_error("--dereference is only meaningful with --recursive");
+    if (o->files_from != NULL && o->operands)
+        return usage_error("file operands cannot be combined with --files-from");
+    if (!o->check && o->warn && o->recursive) {
+        o->walk_warn = 1;
+        o->warn = 0;
+    }
+    return 1;
+}
+
+/* The check options without --check: the first given, in coreutils'
+ * order, is named. */
+static int check_options_agree(const options *o)
+{
+    const char *option = o->check ? NULL
+                       : o->ignore_missing ? "--ignore-missing" : o->status ? "--status"
+                       : o->warn ? "--warn" : o->quiet ? "--quiet"
+                       : o->strict ? "--strict" : NULL;
+
+    if (option == NULL)
+        return 1;
+    return usage_error("the %s option is meaningful only when verifying checksums", option);
+}
+
+/* The first of the output forms given besides --raw (or --no-names). */
+static const char *form_besides(const options *o, int raw)
+{
+    return o->tag ? "--tag" : o->untagged && raw ? "--untagged"
+         : o->base64 && raw ? "--base64" : o->no_names && raw ? "--no-names"
+         : o->zero && raw ? "--zero" : o->binary ? "--binary" : NULL;
+}
+
+/* Forms that exclude each other, forms in check mode, and -l against -n. */
+static int forms_agree(options *o)
+{
+    const char *other;
+
+    if (o->check && (other = o->tag ? "--tag" : o->untagged ? "--untagged"
+                             : o->base64 ? "--base64" : o->raw ? "--raw"
+                             : o->no_names ? "--no-names" : NULL) != NULL)
+        return usage_error("the %s option is meaningless when verifying checksums",
+                           other);
+    /* As coreutils: a check file is read by lines whatever -z says, and
+     * its '*' marks say binary; accepting the options would mislead. */
+    if (o->check && (o->binary || o->text_given))
+        return usage_error("the --binary and --text options are meaningless when "
+                           "verifying checksums");
+    if (o->check && o->zero)
+        return usage_error("the --zero option is not supported when verifying checksums");
+    if (o->raw && (other = form_besides(o, 1)) != NULL)
+        return usage_error("--raw and %s are mutually exclusive", other);
+    if (o->no_names && (other = form_besides(o, 0)) != NULL)
+        return usage_error("--no-names and %s are mutually exclusive", other);
+    if (o->length_bits == 0)
+        return 1;
+    if (o->size != 0 && o->size != o->length_bits / 8)
+        return usage_error("--length=%zu (bits) and --output-size=%zu (bytes) disagree",
+                           o->length_bits, o->size);
+    o->size = o->length_bits / 8;
+    return 1;
+}
+
+/* One object in parts (parts.c does it): one way, one FILE (--combine
+ * reads record files), nothing to check, walk or read names from. */
+static int parts_options_agree(const options *o)
+{
+    int modes = (o->part_share != NULL) + (o->part_range != NULL) + o->combine;
+    const char *mode = o->combine ? "--combine" : o->part_share ? "--part" : "--part-range";
+
+    if (modes == 0)
+        return 1;
+    if (modes > 1)
+        return message_fail("--part, --part-range and --combine exclude each other");
+    if (o->check || o->recursive || o->files_from != NULL)
+        return message_fail("%s cannot be used with %s", mode,
+                            o->check ? "--check" : o->recursive ? "--recursive"
+                            : "--files-from");
+    if (!o->combine && o->files[1] != NULL)
+        return message_fail("%s takes one FILE", mode);
+    return 1;
+}
+
+int options_judge(options *o)
+{
+    return walk_options_agree(o) && check_options_agree(o) && forms_agree(o) &&
+           parts_options_agree(o);
+}
+
+/* ---- with the provider: the algorithms and what they take ---- */
+
 /* Once the algorithm is known: TupleHash's one line names every file, so a
  * walk or a list, of any length, cannot be its tuple. */
-static int check_walk_algorithm(const options *o)
+static int check_walk_algorithm(const options *o, const resolved *r)
 {
-    if ((o->recursive || o->files_from) && (o->facts.takes & TAKES_ELEMENTS)) {
+    if ((o->recursive || o->files_from) && (r->facts.takes & TAKES_ELEMENTS)) {
         fprintf(message_stream(), "ksum: %s cannot be used with %s, which hashes "
                 "the FILEs as one tuple\n",
-                o->recursive ? "--recursive" : "--files-from", o->alg->name);
+                o->recursive ? "--recursive" : "--files-from", r->alg->name);
         usage_hint();
         return 0;
     }
@@ -27,9 +129,9 @@ static int check_walk_algorithm(const options *o)
 }
 
 /* --raw prints one sum: of one FILE, or of TupleHash's tuple. */
-static int raw_has_one_sum(const options *o)
+static int raw_has_one_sum(const options *o, const resolved *r)
 {
-    if (!o->raw || (o->facts.takes & TAKES_ELEMENTS) ||
+    if (!o->raw || (r->facts.takes & TAKES_ELEMENTS) ||
         (o->files[1] == NULL && !o->recursive && o->files_from == NULL))
         return 1;
     return usage_error("the --raw option is not supported with multiple files");
@@ -48,22 +150,22 @@ static int unknown_algorithm(const char *name)
 
 /* Each algorithm once: a second switch for it (--k12 --kt128) adds
  * nothing. */
-static void add_algorithm(options *o, const algorithm *a)
+static void add_algorithm(resolved *r, const algorithm *a)
 {
-    if (options_chosen(o, a) == NULL && o->nalgs < OPTIONS_ALGS_MAX)
-        o->algs[o->nalgs++] = a;
+    if (options_chosen(r, a) == NULL && r->nalgs < OPTIONS_ALGS_MAX)
+        r->algs[r->nalgs++] = a;
 }
 
-const algorithm *options_chosen(const options *o, const algorithm *a)
+const algorithm *options_chosen(const resolved *r, const algorithm *a)
 {
-    for (size_t i = 0; i < o->nalgs; i++)
-        if (strcmp(o->algs[i]->name, a->name) == 0)
-            return o->algs[i];
+    for (size_t i = 0; i < r->nalgs; i++)
+        if (strcmp(r->algs[i]->name, a->name) == 0)
+            return r->algs[i];
     return NULL;
 }
 
 /* -a A,B,...: any name the provider knows, each. */
-static int add_named(options *o, OSSL_LIB_CTX *lib, const char *names)
+static int add_named(resolved *r, OSSL_LIB_CTX *lib, const char *names)
 {
     for (const char *at = names;;) {
         size_t len = strcspn(at, ",");
@@ -79,7 +181,7 @@ static int add_named(options *o, OSSL_LIB_CTX *lib, const char *names)
             return 0;
         }
         OPENSSL_free(name);
-        add_algorithm(o, a);
+        add_algorithm(r, a);
         if (at[len] == '\0')
             return 1;
         at += len + 1;
@@ -87,12 +189,12 @@ static int add_named(options *o, OSSL_LIB_CTX *lib, const char *names)
 }
 
 /* "SHA3-256", or "any of SHA3-256, SHAKE128". */
-static void print_algorithms(FILE *f, const options *o)
+static void print_algorithms(FILE *f, const resolved *r)
 {
-    if (o->nalgs > 1)
+    if (r->nalgs > 1)
         fputs("any of ", f);
-    for (size_t i = 0; i < o->nalgs; i++)
-        fprintf(f, "%s%s", i > 0 ? ", " : "", o->algs[i]->name);
+    for (size_t i = 0; i < r->nalgs; i++)
+        fprintf(f, "%s%s", i > 0 ? ", " : "", r->algs[i]->name);
 }
 
 /* An option none of the algorithms takes is an error, not ignored; with
@@ -101,23 +203,23 @@ static void print_algorithms(FILE *f, const options *o)
  * tagged lines choose the algorithm and each takes what applies to it, but
  * a key needs a keyed algorithm named on the command line: otherwise the
  * lines would choose whether the key is used at all. */
-static int check_applicable(const options *o)
+static int check_applicable(const options *o, const resolved *r)
 {
-    unsigned extra = o->given & ~o->takes_any;
+    unsigned extra = o->given & ~r->takes_any;
     FILE *f;
 
     if ((o->given & TAKES_KEY) && o->check && !o->alg_given) {
         fprintf(message_stream(), "ksum: option %s needs a keyed algorithm: "
-                "--kmac128 or --kmac256\n", o->key_option);
+                "--kmac128 or --kmac256\n", option_name(o, TAKES_KEY));
         usage_hint();
         return 0;
     }
     /* With a key, check mode verifies keyed lines only: an unkeyed
      * algorithm beside the KMAC would let its lines pass for keyed ones. */
-    for (size_t i = 0; (o->given & TAKES_KEY) && o->check && i < o->nalgs; i++)
-        if (!(o->facts_of[i].takes & TAKES_KEY)) {
+    for (size_t i = 0; (o->given & TAKES_KEY) && o->check && i < r->nalgs; i++)
+        if (!(r->facts_of[i].takes & TAKES_KEY)) {
             fprintf(message_stream(), "ksum: option %s verifies only KMAC lines: "
-                    "%s takes no key\n", o->key_option, o->algs[i]->name);
+                    "%s takes no key\n", option_name(o, TAKES_KEY), r->algs[i]->name);
             usage_hint();
             return 0;
         }
@@ -127,7 +229,7 @@ static int check_applicable(const options *o)
         if (extra & bit) {
             f = message_stream();
             fprintf(f, "ksum: option %s does not apply to ", option_name(o, bit));
-            print_algorithms(f, o);
+            print_algorithms(f, r);
             fputc('\n', f);
             usage_hint();
             return 0;
@@ -137,15 +239,15 @@ static int check_applicable(const options *o)
 
 /* Several algorithms print one tagged line each per file; TupleHash's one
  * line for all the files cannot be among them. */
-static int check_several(options *o)
+static int check_several(const options *o, resolved *r)
 {
-    if (o->nalgs < 2 || o->check)
+    if (r->nalgs < 2 || o->check)
         return 1;
-    for (size_t i = 0; i < o->nalgs; i++)
-        if (o->facts_of[i].takes & TAKES_ELEMENTS) {
+    for (size_t i = 0; i < r->nalgs; i++)
+        if (r->facts_of[i].takes & TAKES_ELEMENTS) {
             fprintf(message_stream(), "ksum: %s hashes all the FILEs as one tuple: "
                     "it cannot be computed with other algorithms\n",
-                    o->algs[i]->name);
+                    r->algs[i]->name);
             usage_hint();
             return 0;
         }
@@ -156,46 +258,54 @@ static int check_several(options *o)
         usage_hint();
         return 0;
     }
-    o->tag = 1;
+    r->tagged = 1;
     return 1;
 }
 
-/* The provider judges values ksum passes on: each refused one is named
- * with the provider's reason. */
+/* The parameter options whose values the provider judges one at a time:
+ * the numbers, so that a refused one is named with the provider's reason.
+ * A string goes with the others ("refuses the options given"): it may be
+ * long, and is not shown back. */
+static int judged_alone(const option_row *r)
+{
+    return r->type == PARAM_COUNT || r->type == PARAM_BYTE;
+}
+
+static unsigned judged_alone_given(const options *o)
+{
+    unsigned bits = 0;
+
+    for (size_t i = 0; i < option_row_count; i++)
+        if (judged_alone(&option_rows[i]))
+            bits |= o->given & option_rows[i].takes;
+    return bits;
+}
+
+/* The provider judges the values ksum passes on. */
 static int values_accepted_by(const options *o, OSSL_LIB_CTX *lib,
                               const algorithm *alg, const algorithm_facts *facts)
 {
-    const struct {
-        unsigned bit;
-        const char *what, *text;
-    } values[] = {
-        {TAKES_DOMAIN, "domain byte", o->domain_text},
-        {TAKES_BLOCK, "block size", o->block_text},
-        {0, NULL, NULL},    /* then all of them together */
-    };
     char why[512];
 
-    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
-        if (values[i].bit != 0 && !(o->given & facts->takes & values[i].bit))
+    for (size_t i = 0; i < option_row_count; i++) {
+        const option_row *r = &option_rows[i];
+        if (!judged_alone(r) || !(o->given & facts->takes & r->takes) ||
+            hasher_try(lib, alg, o, r->takes, why, sizeof why))
             continue;
-        if (hasher_try(lib, alg, o, values[i].bit ? values[i].bit : o->given,
-                       why, sizeof why))
-            continue;
-        if (values[i].bit != 0)
-            return bad_value(values[i].what, values[i].text, why);
-        fprintf(message_stream(), "ksum: %s refuses the options given: %s\n",
-                alg->name, why);
-        usage_hint();
-        return 0;
+        return bad_value(r->what, o->param[TAKES_PARAM_INDEX(r->takes)].text, why);
     }
-    return 1;
+    if (hasher_try(lib, alg, o, o->given, why, sizeof why))
+        return 1;
+    fprintf(message_stream(), "ksum: %s refuses the options given: %s\n", alg->name, why);
+    usage_hint();
+    return 0;
 }
 
 /* Each algorithm judges the values it takes. */
-static int values_accepted(const options *o, OSSL_LIB_CTX *lib)
+static int values_accepted(const options *o, const resolved *r, OSSL_LIB_CTX *lib)
 {
-    for (size_t k = 0; k < o->nalgs; k++)
-        if (!values_accepted_by(o, lib, o->algs[k], &o->facts_of[k]))
+    for (size_t k = 0; k < r->nalgs; k++)
+        if (!values_accepted_by(o, lib, r->algs[k], &r->facts_of[k]))
             return 0;
     return 1;
 }
@@ -206,7 +316,7 @@ static int values_accepted(const options *o, OSSL_LIB_CTX *lib)
 static int values_accepted_unswitched(const options *o, OSSL_LIB_CTX *lib)
 {
     algorithm_facts f;
-    unsigned left = o->given & (TAKES_DOMAIN | TAKES_BLOCK);
+    unsigned left = judged_alone_given(o);
 
     for (size_t i = 0; left != 0 && i < algorithm_count; i++) {
         if (!algorithm_describe(lib, &algorithms[i], &f))
@@ -221,29 +331,36 @@ static int values_accepted_unswitched(const options *o, OSSL_LIB_CTX *lib)
     return 1;
 }
 
-int options_resolve(options *o, OSSL_LIB_CTX *lib)
+/* The algorithms asked for, each once, and what EVP says of each. */
+static int resolve_algorithms(const options *o, OSSL_LIB_CTX *lib, resolved *r)
 {
-    o->nalgs = 0;
+    memset(r, 0, sizeof *r);
     for (size_t i = 0; i < o->nchoices; i++) {
         if (o->choices[i].alg != NULL)
-            add_algorithm(o, o->choices[i].alg);
-        else if (!add_named(o, lib, o->choices[i].names))
+            add_algorithm(r, o->choices[i].alg);
+        else if (!add_named(r, lib, o->choices[i].names))
             return 0;
     }
-    if (o->nalgs == 0)
-        add_algorithm(o, algorithm_default());
-    o->takes_any = 0;
-    for (size_t i = 0; i < o->nalgs; i++) {
-        if (!algorithm_describe(lib, o->algs[i], &o->facts_of[i]))
+    if (r->nalgs == 0)
+        add_algorithm(r, algorithm_default());
+    for (size_t i = 0; i < r->nalgs; i++) {
+        if (!algorithm_describe(lib, r->algs[i], &r->facts_of[i]))
             return 0;
-        o->takes_any |= o->facts_of[i].takes;
+        r->takes_any |= r->facts_of[i].takes;
     }
-    o->alg = o->algs[0];
-    o->facts = o->facts_of[0];
-    if (!check_applicable(o) || !raw_has_one_sum(o) || !check_several(o) ||
-        !check_walk_algorithm(o))
+    r->alg = r->algs[0];
+    r->facts = r->facts_of[0];
+    return 1;
+}
+
+int options_resolve(options *o, OSSL_LIB_CTX *lib, resolved *r)
+{
+    if (!resolve_algorithms(o, lib, r) || !check_applicable(o, r) ||
+        !raw_has_one_sum(o, r) || !check_several(o, r) || !check_walk_algorithm(o, r))
         return 0;
-    if (o->check && !o->alg_given)
-        return values_accepted_unswitched(o, lib);
-    return values_accepted(o, lib);
+    if (o->check && !o->alg_given ? !values_accepted_unswitched(o, lib)
+                                  : !values_accepted(o, r, lib))
+        return 0;
+    o->evp = r;
+    return 1;
 }

@@ -13,6 +13,7 @@
 #include "messages.h"
 #include "output.h"
 #include "progress.h"
+#include "resolve.h"
 #include "tuple.h"
 #include "walk.h"
 
@@ -147,8 +148,9 @@ static hash_run *hash_run_open(const options *o, OSSL_LIB_CTX *lib, int read_ahe
 {
     hash_run *h = calloc(1, sizeof *h);
 
-    if (h == NULL || !hasher_set_open(&h->set, lib, o) || !input_init(&h->in, read_ahead)) {
-        if (h == NULL || h->set.n == o->nalgs)
+    if (h == NULL || !hasher_set_open(&h->set, lib, o, o->evp->algs, o->evp->nalgs) ||
+        !input_init(&h->in, read_ahead)) {
+        if (h == NULL || h->set.n == o->evp->nalgs)
             fprintf(message_stream(), "ksum: out of memory\n");
         if (h != NULL)
             hash_run_close(h);
@@ -158,7 +160,7 @@ static hash_run *hash_run_open(const options *o, OSSL_LIB_CTX *lib, int read_ahe
     h->ok = 1;
     for (size_t k = 0; k < h->set.n; k++) {
         h->each[k] = &h->set.hs[k];
-        h->d[k] = (digest_spec){o->algs[k], o, h->set.hs[k].size, k};
+        h->d[k] = (digest_spec){o->evp->algs[k], o, h->set.hs[k].size, k};
     }
     return h;
 }
@@ -166,8 +168,8 @@ static hash_run *hash_run_open(const options *o, OSSL_LIB_CTX *lib, int read_ahe
 /* No output long enough to be streamed. */
 static int outputs_held(const options *o)
 {
-    for (size_t k = 0; k < o->nalgs; k++)
-        if (hasher_output_size(&o->facts_of[k], o) > HASHER_STREAM_MIN)
+    for (size_t k = 0; k < o->evp->nalgs; k++)
+        if (hasher_output_size(&o->evp->facts_of[k], o) > HASHER_STREAM_MIN)
             return 0;
     return 1;
 }
@@ -191,7 +193,7 @@ static int hash_files_as_tuple(const options *o, OSSL_LIB_CTX *lib)
             report_error(o->files[i], KSUM_ETAB, NULL);
             return 0;
         }
-    if (!hasher_open(&h, lib, o->alg, o))
+    if (!hasher_open(&h, lib, o->evp->alg, o))
         return 0;
     if (input_init(&in, 0) && (sum = malloc(hasher_streams(&h) ? 1 : h.size)) != NULL) {
         sum_source src = {sum, h.size, hasher_streams(&h) ? &h : NULL};
@@ -218,7 +220,7 @@ int hash_files(const options *o, OSSL_LIB_CTX *lib)
     road r;
     int ok;
 
-    if (o->facts.takes & TAKES_ELEMENTS)
+    if (o->evp->facts.takes & TAKES_ELEMENTS)
         return hash_files_as_tuple(o, lib);
     if ((names = names_open(o)) == NULL)
         return 0;

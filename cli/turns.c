@@ -17,7 +17,7 @@ void file_result_free(file_result *r)
 
 /* The context of digest d for the file in slot j: opened the first time
  * (NULL when that fails), then set to d's length, which a check file's
- * line chooses (the parameters point at the size). */
+ * line chooses. */
 static hasher *context(turns *t, size_t j, const digest_spec *d)
 {
     hasher **h = &t->contexts[j * t->nkeys + d->key];
@@ -33,7 +33,7 @@ static hasher *context(turns *t, size_t j, const digest_spec *d)
         }
         hasher_join(*h, t->batch);
     }
-    (*h)->size = d->size;
+    hasher_set_size(*h, d->size);
     return *h;
 }
 

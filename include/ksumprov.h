@@ -158,6 +158,14 @@ extern "C" {
  * algorithms (ParallelHash, TupleHash, the KangarooTwelve family) do not
  * list the parameter and ignore it, as any unknown key. */
 #define KSUM_PARAM_BATCH "batch"
+
+/* How much of a message a batch group absorbs together with the others
+ * (uint64, read only; the algorithms that take KSUM_PARAM_BATCH): 0 when
+ * all of it (SHA3, SHAKE, RawSHAKE, Keccak, TurboSHAKE, cSHAKE, KMAC),
+ * 8192 for KT128, KT256 and M14 (their first chunk).  A program feeding
+ * several members in turns gives each its first that many bytes before
+ * any member goes past them, so that their flushes pair (ksum does). */
+#define KSUM_PARAM_BATCH_PREFIX "batch-prefix"
 /* The input a context in a group holds back, in bytes: its memory is that
  * much more, plus under 100 bytes, and each id in use costs under 100. */
 #define KSUMPROV_BATCH_PENDING 65536

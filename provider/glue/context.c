@@ -420,6 +420,10 @@ int ksum_ctx_get_params(ksum_ctx *c, OSSL_PARAM params[])
         (p = OSSL_PARAM_locate(params, KSUM_PARAM_BATCH)) != NULL &&
         !OSSL_PARAM_set_uint64(p, group_of(c)))
         return 0;
+    if ((c->alg->mode->takes & MODE_BATCH) &&
+        (p = OSSL_PARAM_locate(params, KSUM_PARAM_BATCH_PREFIX)) != NULL &&
+        !OSSL_PARAM_set_uint64(p, c->alg->mode->batch_prefix))
+        return 0;
     if (ops_of(c)->cv_count != NULL &&
         (p = OSSL_PARAM_locate(params, KSUM_PARAM_CV_COUNT)) != NULL) {
         mode_params mp = params_of(&c->set);

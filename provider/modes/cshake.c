@@ -61,12 +61,12 @@ static const mode_ops kmac_ops = {sizeof(sponge), kmac_start, absorb,
 #define RATE(strength) (200 - (strength) / 4)
 #define CSHAKE(strength)                                                     \
     {&cshake_ops, RATE(strength), 24, 0x04, strength, (strength) / 8,        \
-     MODE_OUTLEN | MODE_CUSTOM | MODE_FNAME | MODE_TEXT | MODE_BATCH, NULL}
+     MODE_OUTLEN | MODE_CUSTOM | MODE_FNAME | MODE_TEXT | MODE_BATCH, NULL, 0}
 /* ksumprov's own KMAC default is the original ksum's, strength bits; the
  * glue gives OpenSSL's 2 * strength bits where OpenSSL's KMAC is. */
 #define KMAC(strength)                                                       \
     {&kmac_ops, RATE(strength), 24, 0x04, strength, (strength) / 8,          \
-     MODE_OUTLEN | MODE_XOF | MODE_CUSTOM | MODE_KEY | MODE_BATCH, NULL}
+     MODE_OUTLEN | MODE_XOF | MODE_CUSTOM | MODE_KEY | MODE_BATCH, NULL, 0}
 
 const mode_desc mode_cshake128 = CSHAKE(128);
 const mode_desc mode_cshake256 = CSHAKE(256);

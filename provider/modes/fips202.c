@@ -40,11 +40,11 @@ static const mode_ops sponge_ops = {sizeof(sponge), start, absorb, finish,
 /* Fixed-length functions: capacity twice the digest bits. */
 #define FIXED(bits, dom)                                                     \
     {&sponge_ops, KECCAK_RATE(2 * (bits)), 24, dom, 0, (bits) / 8,           \
-     MODE_BATCH, NULL}
+     MODE_BATCH, NULL, 0}
 /* XOFs: capacity twice the strength; default output as the original ksum. */
 #define XOF(strength, rounds, dom, outlen, takes)                            \
     {&sponge_ops, KECCAK_RATE(2 * (strength)), rounds, dom, strength, outlen, \
-     MODE_OUTLEN | MODE_BATCH | (takes), NULL}
+     MODE_OUTLEN | MODE_BATCH | (takes), NULL, 0}
 
 const mode_desc mode_sha3_224 = FIXED(224, DOMAIN_SHA3);
 const mode_desc mode_sha3_256 = FIXED(256, DOMAIN_SHA3);

@@ -164,7 +164,7 @@ static const mode_ops kangaroo_ops = {sizeof(kangaroo), start, absorb, finish,
 #define KANGAROO(p, tree, strength, outlen) KANGAROO_(p, strength, outlen, tree)
 #define KANGAROO_(p, strength, outlen, rate, rounds, cv)                     \
     {&kangaroo_ops, rate, rounds, DOMAIN_SINGLE, strength, outlen,           \
-     MODE_OUTLEN | MODE_CUSTOM | MODE_THREADS | MODE_BATCH, &(p)}
+     MODE_OUTLEN | MODE_CUSTOM | MODE_THREADS | MODE_BATCH, &(p), KANGAROO_CHUNK}
 
 const mode_desc mode_kt128 = KANGAROO(kangaroo_kt128, KT128_TREE, 128, 16);
 const mode_desc mode_kt256 = KANGAROO(kangaroo_kt256, KT256_TREE, 256, 64);

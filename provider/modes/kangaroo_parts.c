@@ -263,10 +263,10 @@ static const mode_ops final_ops = {sizeof(final_part), final_start, final_absorb
 /* rate and rounds of the sponge under each, as kangaroo.c's */
 #define CV_MODE(p, rate, rounds, strength, cv)                                \
     {&cv_ops, rate, rounds, 0x0B, strength, cv,                              \
-     MODE_OUTLEN | MODE_CUSTOM | MODE_THREADS | MODE_PARTS | MODE_RANGE, &(p)}
+     MODE_OUTLEN | MODE_CUSTOM | MODE_THREADS | MODE_PARTS | MODE_RANGE, &(p), 0}
 #define FINAL_MODE(p, rate, rounds, strength, outlen)                         \
     {&final_ops, rate, rounds, 0x07, strength, outlen, MODE_OUTLEN | MODE_CUSTOM | MODE_PARTS, \
-     &(p)}
+     &(p), 0}
 
 const mode_desc mode_kt128_cv = CV_MODE(kangaroo_kt128, 168, 12, 128, 32);
 const mode_desc mode_kt256_cv = CV_MODE(kangaroo_kt256, 136, 12, 256, 64);

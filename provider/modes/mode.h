@@ -106,6 +106,9 @@ struct mode_desc {
     size_t outlen;          /* default output bytes */
     unsigned takes;         /* MODE_* bits */
     const void *extra;      /* what one mode needs besides (K12: its tree) */
+    /* MODE_BATCH: how many first bytes of a message go into lane(st)
+     * (lane_take's limit: K12's first chunk); 0 when all of them do. */
+    size_t batch_prefix;
 };
 
 /* The modes and their algorithms. */

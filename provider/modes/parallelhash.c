@@ -65,7 +65,7 @@ static const mode_ops parallelhash_ops = {sizeof(parallelhash), start, absorb,
 #define PARALLELHASH(strength)                                               \
     {&parallelhash_ops, 200 - (strength) / 4, 24, 0x04, strength,            \
      (strength) / 8,                                                         \
-     MODE_OUTLEN | MODE_XOF | MODE_CUSTOM | MODE_BLOCK | MODE_THREADS, NULL}
+     MODE_OUTLEN | MODE_XOF | MODE_CUSTOM | MODE_BLOCK | MODE_THREADS, NULL, 0}
 
 const mode_desc mode_parallelhash128 = PARALLELHASH(128);
 const mode_desc mode_parallelhash256 = PARALLELHASH(256);

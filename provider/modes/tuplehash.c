@@ -89,7 +89,7 @@ static const mode_ops tuplehash_ops = {sizeof(tuplehash), start, absorb,
 #define TUPLEHASH(strength)                                                  \
     {&tuplehash_ops, 200 - (strength) / 4, 24, 0x04, strength,               \
      (strength) / 4,                                                         \
-     MODE_OUTLEN | MODE_XOF | MODE_CUSTOM | MODE_ELEMENT | MODE_TEXT, NULL}
+     MODE_OUTLEN | MODE_XOF | MODE_CUSTOM | MODE_ELEMENT | MODE_TEXT, NULL, 0}
 
 const mode_desc mode_tuplehash128 = TUPLEHASH(128);
 const mode_desc mode_tuplehash256 = TUPLEHASH(256);

@@ -8,6 +8,7 @@
  */
 #define WIDE(name) avx512_##name
 #define SINGLE_ABSORB keccak_bmi2_absorb
+#define WIDE_RATE_COPIES /* the loop specialized for each rate: its speed */
 #include "wide.inc"
 
 const keccak_backend keccak_avx512_backend = {

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define BATCH_SCRIPT_SLOTS 6
+#define BATCH_SCRIPT_SLOTS 10
 
 typedef struct batch_script {
     OSSL_LIB_CTX *lib;          /* with ksumprov loaded */
@@ -24,7 +24,7 @@ typedef struct batch_script {
     size_t msg_len;             /* at least max_update */
     size_t max_update;          /* the longest update */
     uint64_t first_id;          /* batch ids used: first_id .. + 2 */
-    unsigned slots;             /* contexts alive at most, 1..6 */
+    unsigned slots;             /* contexts alive at most, 1..10: more than the widest backend has lanes */
     const char *backend;        /* every context's, or NULL: the program's */
     /* Out: the first difference, and what ran. */
     char error[256];

@@ -147,7 +147,6 @@ __attribute__((noinline)) static int alloc_fails(void)
     return 1;
 }
 
-__attribute__((visibility("default")))
 void *malloc(size_t size)
 {
     if (alloc_fails()) {
@@ -157,7 +156,6 @@ void *malloc(size_t size)
     return __libc_malloc(size);
 }
 
-__attribute__((visibility("default")))
 void *calloc(size_t n, size_t size)
 {
     if (alloc_fails()) {
@@ -167,7 +165,6 @@ void *calloc(size_t n, size_t size)
     return __libc_calloc(n, size);
 }
 
-__attribute__((visibility("default")))
 void *realloc(void *p, size_t size)
 {
     if (alloc_fails()) {
@@ -177,7 +174,6 @@ void *realloc(void *p, size_t size)
     return __libc_realloc(p, size);
 }
 
-__attribute__((visibility("default")))
 int posix_memalign(void **out, size_t align, size_t size)
 {
     void *p;
@@ -191,7 +187,6 @@ int posix_memalign(void **out, size_t align, size_t size)
     return 0;
 }
 
-__attribute__((visibility("default")))
 void *aligned_alloc(size_t align, size_t size)
 {
     if (alloc_fails()) {
@@ -237,7 +232,6 @@ static void change_file(const char *mode, const char *path, size_t at)
     }
 }
 
-__attribute__((visibility("default")))
 ssize_t read(int fd, void *buf, size_t count)
 {
     static ssize_t (*real_read)(int, void *, size_t);

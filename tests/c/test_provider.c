@@ -827,6 +827,46 @@ static void test_lanes(void)
     }
 }
 
+/* The part of a message a batch group absorbs together: all of it for the
+ * sequential algorithms, the first chunk for the K12 family; the others
+ * neither list nor answer it. */
+static void test_batch_prefix(void)
+{
+    static const struct { const char *name; uint64_t prefix; int listed; } want[] = {
+        {"SHA3-256", 0, 1}, {"SHAKE128", 0, 1},      {"TURBOSHAKE128", 0, 1},
+        {"KT128", 8192, 1}, {"KT256", 8192, 1},      {"M14", 8192, 1},
+        {"PARALLELHASH128", 0, 0}, {"TUPLEHASH256", 0, 0}};
+
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        EVP_MD *md = EVP_MD_fetch(lib, want[i].name, OURS);
+        EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+        uint64_t prefix = 77;
+        OSSL_PARAM get[] = {OSSL_PARAM_construct_uint64(KSUM_PARAM_BATCH_PREFIX, &prefix),
+                            OSSL_PARAM_construct_end()};
+        const OSSL_PARAM *list = EVP_MD_gettable_ctx_params(md);
+        int listed = OSSL_PARAM_locate_const(list, KSUM_PARAM_BATCH_PREFIX) != NULL;
+
+        CHECK(md != NULL && EVP_DigestInit_ex2(ctx, md, NULL), "%s init", want[i].name);
+        CHECK(listed == want[i].listed, "%s lists batch-prefix: %d", want[i].name, listed);
+        CHECK(EVP_MD_CTX_get_params(ctx, get), "%s get batch-prefix", want[i].name);
+        CHECK(prefix == (want[i].listed ? want[i].prefix : 77),
+              "%s batch-prefix %llu", want[i].name, (unsigned long long)prefix);
+        EVP_MD_CTX_free(ctx);
+        EVP_MD_free(md);
+    }
+    {
+        EVP_MAC *mac = EVP_MAC_fetch(lib, "KMAC256", OURS);
+        EVP_MAC_CTX *mctx = EVP_MAC_CTX_new(mac);
+        uint64_t prefix = 77;
+        OSSL_PARAM get[] = {OSSL_PARAM_construct_uint64(KSUM_PARAM_BATCH_PREFIX, &prefix),
+                            OSSL_PARAM_construct_end()};
+        CHECK(EVP_MAC_CTX_get_params(mctx, get) && prefix == 0, "KMAC batch-prefix %llu",
+              (unsigned long long)prefix);
+        EVP_MAC_CTX_free(mctx);
+        EVP_MAC_free(mac);
+    }
+}
+
 /* Every backend this CPU runs gives the portable backend's output, for
  * every algorithm, chosen per context with the "backend" parameter. */
 static void test_backends_through_evp(void)
@@ -941,6 +981,7 @@ int main(void)
     test_threads_kept_across_dup_and_init();
     test_backends_through_evp();
     test_lanes();
+    test_batch_prefix();
     test_libctx_free(lib);
     return test_summary("test_provider");
 }

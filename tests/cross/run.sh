@@ -7,8 +7,10 @@
 #     host's python and openssl, and without the long tests); the parts
 #     that fork with threads running say SKIPPED and why (qemu-user's own
 #     locks may be held in such a child);
-#   - s390x (big-endian): the KAT program with warnings as errors, and the
-#     KATs on the portable backend (the only one there).
+#   - s390x (big-endian): the KAT and core test programs with warnings as
+#     errors, the KATs on the portable backend and on portable8 (the 8-way
+#     code, whose big-endian path loads a word at a time), and the core
+#     tests (every backend against the portable one).
 # OpenSSL for each comes from a sysroot of the release's packages,
 # downloaded and unpacked by sysroot.sh (never installed; no foreign
 # architecture is added to dpkg).
@@ -61,7 +63,7 @@ for entry in "${arches[@]}"; do
     continue
   fi
   targets=()
-  [ "$what" = kat ] && targets=(--target test_kat)
+  [ "$what" = kat ] && targets=(--target test_kat --target test_core)
   if ! cmake --build "$build" -j"$jobs" "${targets[@]}" >> "$log" 2>&1; then
     grep -E "error|warning" "$log" | head -n 40
     echo "FAIL $arch: build (warnings are errors)"
@@ -70,7 +72,7 @@ for entry in "${arches[@]}"; do
   fi
   file -b "$build/tests/test_kat" | cut -d, -f1-2
   if [ "$what" = kat ]; then
-    tests=(-R '^kat(_portable)?$')
+    tests=(-R '^(kat(_portable|_portable8)?|core)$')
   else
     tests=(-E '^(pytest.*|install|reproducible)$')
   fi

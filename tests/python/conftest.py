@@ -47,6 +47,35 @@ def build_shim(tmp_path_factory, name, source):
     return str(d / f"{name}.so")
 
 
+EVP_INIT_WRAPPERS = r"""
+int EVP_DigestInit_ex2(EVP_MD_CTX *ctx, const EVP_MD *md, const OSSL_PARAM params[])
+{
+    int (*real)(EVP_MD_CTX *, const EVP_MD *, const OSSL_PARAM *) =
+        (int (*)(EVP_MD_CTX *, const EVP_MD *, const OSSL_PARAM *))
+        dlsym(RTLD_NEXT, "EVP_DigestInit_ex2");
+    note(params);
+    return real(ctx, md, params);
+}
+
+int EVP_MAC_init(EVP_MAC_CTX *ctx, const unsigned char *key, size_t keylen,
+                 const OSSL_PARAM params[])
+{
+    int (*real)(EVP_MAC_CTX *, const unsigned char *, size_t, const OSSL_PARAM *) =
+        (int (*)(EVP_MAC_CTX *, const unsigned char *, size_t, const OSSL_PARAM *))
+        dlsym(RTLD_NEXT, "EVP_MAC_init");
+    note(params);
+    return real(ctx, key, keylen, params);
+}
+"""
+
+
+def build_init_shim(tmp_path_factory, name, note):
+    """A shim (build_shim) in which note, C source defining
+    `static void note(const OSSL_PARAM *params)` after its includes, sees the
+    parameters of every EVP_DigestInit_ex2 and EVP_MAC_init."""
+    return build_shim(tmp_path_factory, name, note + EVP_INIT_WRAPPERS)
+
+
 def digest_of(args, data):
     """The hex ksum prints for data given on standard input."""
     code, out, err = run(list(args) + ["-"], input=data)

@@ -14,7 +14,7 @@ import subprocess
 
 import pytest
 
-from conftest import BUILD, KSUM, build_shim, run
+from conftest import BUILD, KSUM, build_init_shim, run
 
 MiB = 1 << 20
 SANITIZED = os.environ.get("KSUM_SANITIZED") == "1"
@@ -162,30 +162,12 @@ static void note(const OSSL_PARAM *params)
         close(fd);
 }
 
-int EVP_DigestInit_ex2(EVP_MD_CTX *ctx, const EVP_MD *md, const OSSL_PARAM params[])
-{
-    int (*real)(EVP_MD_CTX *, const EVP_MD *, const OSSL_PARAM *) =
-        (int (*)(EVP_MD_CTX *, const EVP_MD *, const OSSL_PARAM *))
-        dlsym(RTLD_NEXT, "EVP_DigestInit_ex2");
-    note(params);
-    return real(ctx, md, params);
-}
-
-int EVP_MAC_init(EVP_MAC_CTX *ctx, const unsigned char *key, size_t keylen,
-                 const OSSL_PARAM params[])
-{
-    int (*real)(EVP_MAC_CTX *, const unsigned char *, size_t, const OSSL_PARAM *) =
-        (int (*)(EVP_MAC_CTX *, const unsigned char *, size_t, const OSSL_PARAM *))
-        dlsym(RTLD_NEXT, "EVP_MAC_init");
-    note(params);
-    return real(ctx, key, keylen, params);
-}
 """
 
 
 @pytest.fixture(scope="module")
 def init_shim(tmp_path_factory):
-    return build_shim(tmp_path_factory, "initshim", EVP_INIT_SHIM)
+    return build_init_shim(tmp_path_factory, "initshim", EVP_INIT_SHIM)
 
 
 def avx2_runs():

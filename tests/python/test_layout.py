@@ -3,14 +3,19 @@
 circle, no function is longer than 60 lines (but the help text), and no
 Keccak backend is named in it: what the provider can do is asked of EVP.
 In the provider's glue, every object a header declares is defined in the
-.c of the same name."""
+.c of the same name.  CONTRIBUTING.md's worked example of an option for a
+provider parameter is the code as it is, and the parameter options' rows
+agree with the provider's."""
 import glob
 import os
 import re
 
+import readme
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-CLI = os.path.join(HERE, "..", "..", "cli")
-GLUE = os.path.join(HERE, "..", "..", "provider", "glue")
+ROOT = os.path.join(HERE, "..", "..")
+CLI = os.path.join(ROOT, "cli")
+GLUE = os.path.join(ROOT, "provider", "glue")
 
 
 def module_graph(directory):
@@ -107,3 +112,41 @@ def test_glue_objects_defined_where_declared():
 def test_no_include_circle_in_the_glue():
     circle = find_circle(module_graph(GLUE))
     assert circle is None, " -> ".join(circle)
+
+
+def table(path, opening):
+    """The text of the C array that opens with `opening`, up to its "};"."""
+    text = open(os.path.join(ROOT, path)).read()
+    start = text.index(opening)
+    return text[start:text.index("\n};", start)]
+
+
+def test_the_worked_example_of_a_parameter_option_is_the_code():
+    """Each block of the example is in its file as shown: the name in
+    ksumprov.h, the rule in params.c's rules[], the row in option_rows[]."""
+    name, rule, row = readme.blocks("Adding an option for a provider parameter", "c",
+                                    doc="CONTRIBUTING.md")
+    assert name in open(os.path.join(ROOT, "include", "ksumprov.h")).read()
+    assert rule in table("provider/glue/params.c", "static const rule rules[] = {")
+    assert row in table("cli/options.c", "const option_row option_rows[] = {")
+
+
+PARAM_ROW = re.compile(r'\{"(--[a-z0-9-]+)",[^{}]*?PARAM\((\d+), (KSUM_PARAM_\w+), (PARAM_\w+),', re.S)
+
+
+def test_parameter_options_have_their_own_numbers_and_the_providers_rules():
+    """A parameter option's number is its bit (TAKES_PARAM) and its slot in
+    options.param: each once, below OPTIONS_PARAMS_MAX; its parameter has a
+    macro in ksumprov.h and a rule in params.c."""
+    rows = PARAM_ROW.findall(table("cli/options.c", "const option_row option_rows[] = {"))
+    assert [r[0] for r in rows] == ["--customization", "--function", "--block-size", "--domain"]
+    limit = int(re.search(r"#define OPTIONS_PARAMS_MAX (\d+)",
+                          open(os.path.join(CLI, "options.h")).read()).group(1))
+    numbers = [int(r[1]) for r in rows]
+    assert len(set(numbers)) == len(numbers) and max(numbers) < limit
+    header = open(os.path.join(ROOT, "include", "ksumprov.h")).read()
+    rules = table("provider/glue/params.c", "static const rule rules[] = {")
+    for option, _, key, _ in rows:
+        assert re.search(rf"^#define {key} ", header, re.M), (option, key)
+        assert re.search(rf"\{{{key},", rules), (option, key)
+

@@ -346,6 +346,26 @@ def test_reordered_lines(three):
     refused(three, ["--combine", "p1", "swapped", "p3"], r"^ksum: swapped: part record 1: corrupted")
 
 
+def test_bad_cv_lines_named_by_number(three):
+    # combine decodes runs of well-formed cv lines on a fast path; a line
+    # that is not one is reported with its number as before
+    lines = (three / "p2").read_bytes().split(b"\n")
+    cv = [i for i, l in enumerate(lines) if l.startswith(b"cv ")]
+    at = cv[len(cv) // 2]
+    good = lines[at]
+    for bad in (good[:-1] + b"A",            # 44 characters, 33 bytes: no padding
+                good + b"=",                 # one character more
+                good[:-4],                   # a quantum fewer
+                b"cv  " + good[3:],          # two spaces
+                good + b"\r",                # CRLF
+                good[:10] + b"*" + good[11:]):
+        mutated = list(lines)
+        mutated[at] = bad
+        (three / "badcv").write_bytes(b"\n".join(mutated))
+        refused(three, ["--combine", "p1", "badcv", "p3"],
+                rf"^ksum: badcv: part record 1: line {at + 1}: a bad cv line")
+
+
 def test_records_in_any_order_and_one_stream(three):
     want = ok(["--k12", str(three / "obj")])
     for order in (["p1", "p2", "p3"], ["p3", "p2", "p1"], ["p2", "p3", "p1"]):
