@@ -346,6 +346,21 @@ static int copy_backend(const char *chosen, char *name, size_t size)
     return 1;
 }
 
+size_t hasher_batch_prefix(hasher *h)
+{
+    uint64_t prefix = 0;
+    OSSL_PARAM p[] = {OSSL_PARAM_construct_uint64(KSUM_PARAM_BATCH_PREFIX, &prefix),
+                      OSSL_PARAM_END};
+    int ok = (h->facts.takes & TAKES_BATCH) &&
+             (h->mac ? EVP_MAC_CTX_get_params(h->mac_ctx, p)
+                     : EVP_MD_CTX_get_params(h->md_ctx, p));
+
+    ERR_clear_error();
+    if (!ok)
+        return 0;
+    return prefix == 0 || prefix > SIZE_MAX ? SIZE_MAX : (size_t)prefix;
+}
+
 unsigned hasher_lanes(hasher *h)
 {
     unsigned lanes = 0;

@@ -93,6 +93,11 @@ void hasher_join(hasher *h, uint64_t id);
 /* How many messages the backend of h's context (begun) absorbs side by
  * side (KSUM_PARAM_LANES); 0 when EVP could not tell. */
 unsigned hasher_lanes(hasher *h);
+/* How many first bytes of a message (h's context begun) its batch group
+ * absorbs together with the other members' (KSUM_PARAM_BATCH_PREFIX):
+ * SIZE_MAX for all of it, 0 for none (an algorithm that does not batch, or
+ * EVP could not tell). */
+size_t hasher_batch_prefix(hasher *h);
 
 /* A hasher for each of n algorithms, and their outputs. */
 typedef struct hasher_set {

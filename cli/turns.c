@@ -18,23 +18,23 @@ void file_result_free(file_result *r)
 /* The context of digest d for the file in slot j: opened the first time
  * (NULL when that fails), then set to d's length, which a check file's
  * line chooses. */
-static hasher *context(turns *t, size_t j, const digest_spec *d)
+static worker_context *context(turns *t, size_t j, const digest_spec *d)
 {
-    hasher **h = &t->contexts[j * t->nkeys + d->key];
+    worker_context **c = &t->contexts[j * t->nkeys + d->key];
 
-    if (*h == NULL) {
-        if ((*h = calloc(1, sizeof **h)) == NULL)
+    if (*c == NULL) {
+        if ((*c = calloc(1, sizeof **c)) == NULL)
             return NULL;
-        if (!hasher_open(*h, t->lib, d->alg, d->o)) {
-            hasher_close(*h);
-            free(*h);
-            *h = NULL;
+        if (!hasher_open(&(*c)->h, t->lib, d->alg, d->o)) {
+            hasher_close(&(*c)->h);
+            free(*c);
+            *c = NULL;
             return NULL;
         }
-        hasher_join(*h, t->batch);
+        hasher_join(&(*c)->h, t->batch);
     }
-    hasher_set_size(*h, d->size);
-    return *h;
+    hasher_set_size(&(*c)->h, d->size);
+    return *c;
 }
 
 int turns_open(turns *t, OSSL_LIB_CTX *lib, size_t nkeys, const digest_spec *eager,
@@ -62,7 +62,7 @@ void turns_close(turns *t)
 {
     for (size_t i = 0; t->contexts != NULL && i < t->nslots * t->nkeys; i++)
         if (t->contexts[i] != NULL) {
-            hasher_close(t->contexts[i]);
+            hasher_close(&t->contexts[i]->h);
             free(t->contexts[i]);
         }
     free(t->contexts);
@@ -99,16 +99,25 @@ static void finish(in_flight *f, const turns_source *src)
     src->publish(src->ctx, f->index, &f->r);
 }
 
-/* Its contexts for the file in slot j, begun; 0 or why not. */
+/* Its contexts for the file in slot j, begun, and where the first of
+ * their pairings that ends does; 0 or why not. */
 static int begin_contexts(turns *t, size_t j, in_flight *f)
 {
     size_t bytes = 0;
 
+    f->prefix = SIZE_MAX;
     for (size_t k = 0; k < f->job.n; k++) {
-        if ((f->hs[k] = context(t, j, &f->job.d[k])) == NULL)
+        worker_context *c = context(t, j, &f->job.d[k]);
+        if (c == NULL)
             return ENOMEM;
+        f->hs[k] = &c->h;
         if (!hasher_begin(f->hs[k]))
             return evp_failed(&f->r);
+        if (!c->begun)
+            c->paired = t->batch != 0 ? hasher_batch_prefix(&c->h) : 0;
+        c->begun = 1;
+        if (c->paired > 0 && c->paired < f->prefix)
+            f->prefix = c->paired;
         bytes += f->job.d[k].size;
     }
     return (f->r.sums = malloc(bytes)) == NULL ? ENOMEM : 0;
@@ -119,7 +128,6 @@ static int begin_contexts(turns *t, size_t j, in_flight *f)
 static int start(turns *t, size_t j, in_flight *f, const turns_source *src)
 {
     memset(&f->r, 0, sizeof f->r);
-    f->started = 0;
     /* Regular files only, opened without waiting: something that is no
      * longer a regular file goes back to the pool, which decides. */
     f->r.err = feed_open(&f->in, f->job.path, 1, f->job.nofollow, f->job.progress);
@@ -155,21 +163,24 @@ static size_t fill(turns *t, const turns_source *src, size_t active)
     return active;
 }
 
-/* A file's first turn is short: K12 batches only its first 8 KiB chunk
- * and flushes when the input goes past it, so every file in flight must
- * have that chunk pending before any goes on, for the flush to pair them
- * (ksumprov's batch.h); a short first turn costs the others nothing. */
-#define FIRST_TURN ((size_t)8192)
+/* A file's first turn ends where a pairing does: the K12 family pairs only
+ * its first 8 KiB chunk (ksumprov's batch-prefix) and flushes when the
+ * input goes past it, so every file in flight must have that chunk
+ * pending before any goes on, for the flush to pair them; a short first
+ * turn costs the others nothing. */
+static size_t turn_of(const turns *t, const in_flight *f)
+{
+    if (f->in.done < f->prefix && f->prefix - f->in.done < t->turn)
+        return (size_t)(f->prefix - f->in.done);
+    return t->turn;
+}
 
 /* One turn of f: the next bytes of its file to every context. */
 static void feed_turn(turns *t, in_flight *f)
 {
-    size_t want = !f->started && t->turn > FIRST_TURN ? FIRST_TURN : t->turn;
-
-    f->r.err = feed_next(&f->in, f->hs, f->job.n, t->buf, want);
+    f->r.err = feed_next(&f->in, f->hs, f->job.n, t->buf, turn_of(t, f));
     if (f->r.err == KSUM_EHASH)
         evp_failed(&f->r);
-    f->started = 1;
 }
 
 static void drop_all(turns *t)

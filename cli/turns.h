@@ -68,19 +68,28 @@ typedef struct turns_source {
     void *ctx;
 } turns_source;
 
+/* A worker's context for one key, in one place of files in flight. */
+typedef struct worker_context {
+    hasher h;
+    int begun;               /* once: paired is known */
+    size_t paired;           /* how much of a message its group pairs:
+                                hasher_batch_prefix, 0 without a group */
+} worker_context;
+
 typedef struct in_flight {
     int active;
     size_t index;
     file_job job;
     feed in;
     hasher *hs[OPTIONS_ALGS_MAX];   /* this file's contexts, one per digest */
+    size_t prefix;           /* where the first pairing that ends does (the
+                                least paired short of all); SIZE_MAX: none */
     file_result r;
-    int started;             /* its first turn was fed */
 } in_flight;
 
 typedef struct turns {
     in_flight f[TURNS_MAX];
-    hasher **contexts;       /* nslots * nkeys, each opened on first use */
+    worker_context **contexts;  /* nslots * nkeys, each opened on first use */
     size_t nkeys, nslots;
     OSSL_LIB_CTX *lib;
     uint64_t batch;          /* the contexts' batch group; 0: none */
@@ -90,9 +99,9 @@ typedef struct turns {
 } turns;
 
 /* Room for nslots files in flight, whose contexts of keys below nkeys are
- * in batch group `batch` (0: none), and a buffer of `turn` bytes; the
- * contexts of the n digests `eager` are opened now, the others when a file
- * first needs them.  Returns 0 on failure (turns_close is still due). */
+ * in batch group `batch` (0: none), and a buffer of `turn` bytes; the contexts of the n digests `eager` are opened
+ * now, the others when a file first needs them.  Returns 0 on failure
+ * (turns_close is still due). */
 int turns_open(turns *t, OSSL_LIB_CTX *lib, size_t nkeys, const digest_spec *eager,
                size_t n, size_t nslots, size_t turn, uint64_t batch);
 void turns_close(turns *t);
