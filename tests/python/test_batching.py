@@ -204,7 +204,11 @@ def test_every_init_names_the_workers_group(init_shim, tree, alg):
     # K12 batches the first chunks of several files (issue 18, item 4), as
     # the sequential algorithms batch whole files; one file goes to its
     # tree's threads, never to a group
-    assert sorted(set(batch_ids(init_shim, d, ["--k12", "--threads", "2"], names)) - {0}) == [1, 2]
+    # (a worker may hash them all before the other is first scheduled on a
+    # loaded machine: K12 takes milliseconds here; one of a few runs must
+    # show both groups, which a policy that never shares would not)
+    assert any(sorted(set(batch_ids(init_shim, d, ["--k12", "--threads", "2"], names)) - {0})
+               == [1, 2] for _ in range(5))
     assert set(batch_ids(init_shim, d, ["--k12"], names[:1])) == {0}
 
 
@@ -215,6 +219,11 @@ def test_two_files_on_two_threads_are_not_batched_on_one(init_shim, tree):
         pytest.skip("this CPU has no AVX2: ksum does not batch")
     d, names = tree
     two = sorted(names, key=lambda n: (d / n).stat().st_size)[-2:]
-    for _ in range(5):
-        ids = batch_ids(init_shim, d, ["--threads", "2"] + two, [])
-        assert sorted(i for i in ids if i) == [1, 2]
+    # Each run either splits them, or one worker hashed its file before the
+    # other was first scheduled (a loaded machine) and took the second as a
+    # worker with nothing in flight: never both in flight on one worker.
+    # A policy that paired them would pair them in every run.
+    runs = [sorted(i for i in batch_ids(init_shim, d, ["--threads", "2"] + two, []) if i)
+            for _ in range(8)]
+    assert all(r in ([1, 2], [1, 1], [2, 2]) for r in runs), runs
+    assert [1, 2] in runs, runs
