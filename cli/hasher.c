@@ -324,6 +324,12 @@ void hasher_set_size(hasher *h, size_t size)
         PUT_SIZE(&h->sent, size_key(h), size);
 }
 
+void hasher_set_threads(hasher *h, unsigned n)
+{
+    if (h->facts.takes & TAKES_THREADS)
+        PUT_UINT(&h->sent, KSUM_PARAM_THREADS, n);
+}
+
 void hasher_join(hasher *h, uint64_t id)
 {
     hasher_params *s = &h->sent;

@@ -71,6 +71,9 @@ void hasher_close(hasher *h);
 /* From the next begin on, the output is size bytes (check mode verifies
  * each line at its own length). */
 void hasher_set_size(hasher *h, size_t size);
+/* A tree mode hashes on at most n threads (the others ignore it); before
+ * hasher_join. */
+void hasher_set_threads(hasher *h, unsigned n);
 /* Whether the provider accepts the options of the given bits (TAKES_*)
  * for alg: a message is begun with them; *why gets its reason if not. */
 int hasher_try(OSSL_LIB_CTX *lib, const algorithm *alg, const options *o,

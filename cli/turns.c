@@ -31,6 +31,9 @@ static worker_context *context(turns *t, size_t j, const digest_spec *d)
             *c = NULL;
             return NULL;
         }
+        /* The other workers have the other threads: a big turn of a tree
+         * mode must not start helpers of its own. */
+        hasher_set_threads(&(*c)->h, 1);
         hasher_join(&(*c)->h, t->batch);
     }
     hasher_set_size(&(*c)->h, d->size);
@@ -45,10 +48,11 @@ int turns_open(turns *t, OSSL_LIB_CTX *lib, size_t nkeys, const digest_spec *eag
     t->nkeys = nkeys;
     t->nslots = nslots;
     t->turn = turn;
+    t->big = batch != 0 && turn < INPUT_SIZE ? INPUT_SIZE : turn;
     t->batch = batch;
     t->hungry = 1;   /* the pool counts every worker hungry at first */
     t->contexts = calloc(nslots * nkeys, sizeof *t->contexts);
-    t->buf = input_buffer_new(turn);
+    t->buf = input_buffer_new(t->big);
     if (t->contexts == NULL || t->buf == NULL)
         return 0;
     for (size_t j = 0; j < nslots; j++)
@@ -106,6 +110,7 @@ static int begin_contexts(turns *t, size_t j, in_flight *f)
     size_t bytes = 0;
 
     f->prefix = SIZE_MAX;
+    f->unpaired = 0;
     for (size_t k = 0; k < f->job.n; k++) {
         worker_context *c = context(t, j, &f->job.d[k]);
         if (c == NULL)
@@ -118,6 +123,8 @@ static int begin_contexts(turns *t, size_t j, in_flight *f)
         c->begun = 1;
         if (c->paired > 0 && c->paired < f->prefix)
             f->prefix = c->paired;
+        if (t->batch != 0 && (c->paired == 0 || c->paired > f->unpaired))
+            f->unpaired = c->paired == 0 ? SIZE_MAX : c->paired;
         bytes += f->job.d[k].size;
     }
     return (f->r.sums = malloc(bytes)) == NULL ? ENOMEM : 0;
@@ -172,7 +179,7 @@ static size_t turn_of(const turns *t, const in_flight *f)
 {
     if (f->in.done < f->prefix && f->prefix - f->in.done < t->turn)
         return (size_t)(f->prefix - f->in.done);
-    return t->turn;
+    return f->in.done >= f->unpaired ? t->big : t->turn;
 }
 
 /* One turn of f: the next bytes of its file to every context. */

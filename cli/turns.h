@@ -84,6 +84,8 @@ typedef struct in_flight {
     hasher *hs[OPTIONS_ALGS_MAX];   /* this file's contexts, one per digest */
     size_t prefix;           /* where the first pairing that ends does (the
                                 least paired short of all); SIZE_MAX: none */
+    size_t unpaired;         /* where the last one ends, after which the
+                                file is read in big turns; SIZE_MAX: never */
     file_result r;
 } in_flight;
 
@@ -94,14 +96,18 @@ typedef struct turns {
     OSSL_LIB_CTX *lib;
     uint64_t batch;          /* the contexts' batch group; 0: none */
     size_t turn;             /* bytes read per file per round */
+    size_t big;              /* ... once no pairing is left (K12 past its
+                                first chunk): the buffer's size */
     uint8_t *buf;
     int hungry;              /* counted as such by the pool */
 } turns;
 
 /* Room for nslots files in flight, whose contexts of keys below nkeys are
- * in batch group `batch` (0: none), and a buffer of `turn` bytes; the contexts of the n digests `eager` are opened
- * now, the others when a file first needs them.  Returns 0 on failure
- * (turns_close is still due). */
+ * in batch group `batch` (0: none), read in turns of `turn` bytes (of
+ * INPUT_SIZE once a file's pairings have ended); the contexts of the n
+ * digests `eager` are opened now, the others when a file first needs them.
+ * A worker's contexts hash on its own thread: the road has as many workers
+ * as threads.  Returns 0 on failure (turns_close is still due). */
 int turns_open(turns *t, OSSL_LIB_CTX *lib, size_t nkeys, const digest_spec *eager,
                size_t n, size_t nslots, size_t turn, uint64_t batch);
 void turns_close(turns *t);

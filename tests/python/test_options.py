@@ -340,8 +340,17 @@ def init_log(tmp_path_factory):
     return inits
 
 
-def without_batch(params):
-    return {k: v for k, v in params.items() if k != "batch"}
+def without_batch(params, sent):
+    """An init's parameters, the batch id left out, and a worker's one
+    thread (threads 1: the road has as many workers as threads, so a
+    worker's tree mode starts no helpers of its own) read as the --threads
+    the user gave, or as none."""
+    p = {k: v for k, v in params.items() if k != "batch"}
+    if p.get("threads") == "1":
+        del p["threads"]
+        if "threads" in sent:
+            p["threads"] = sent["threads"]
+    return p
 
 
 @pytest.mark.parametrize("args,sent", [
@@ -361,9 +370,9 @@ def test_every_init_sends_what_the_user_gave(init_log, args, sent, files):
     (the trials of single values among them) carries any other value or
     parameter (batch ids aside)."""
     _, inits = init_log(args + ["a", "b"], files)
-    assert len([p for p in inits if without_batch(p) == sent]) >= 2
+    assert len([p for p in inits if without_batch(p, sent) == sent]) >= 2
     for params in inits:
-        assert without_batch(params).items() <= sent.items()
+        assert without_batch(params, sent).items() <= sent.items()
 
 
 @pytest.mark.parametrize("args,sent", [
@@ -382,4 +391,15 @@ def test_check_mode_sends_each_lines_length_with_the_options(init_log, args, sen
         # the files are hashed by several workers at once: in any order
         assert sorted(p["xoflen"] for p in lines) == sorted(str(n) for _, n in LENGTHS)
         for params in lines:
-            assert without_batch(params) == dict(sent, xoflen=params["xoflen"])
+            assert without_batch(params, sent) == dict(sent, xoflen=params["xoflen"])
+
+
+def test_a_workers_tree_mode_has_one_thread(init_log, files):
+    """Several files go to as many workers as threads: a worker's context of
+    a tree mode is told to use one thread, so that helpers never multiply
+    the threads asked for; a single file is hashed on all of them."""
+    _, inits = init_log(["--parallelhash128", "--threads", "2", "a", "b"], files)
+    assert len([p for p in inits if p.get("threads") == "1"]) >= 2
+    assert all(p.get("threads") in ("1", "2") for p in inits)
+    _, inits = init_log(["--parallelhash128", "--threads", "2", "a"], files)
+    assert inits and all(p.get("threads") == "2" for p in inits)
