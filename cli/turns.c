@@ -52,7 +52,7 @@ int turns_open(turns *t, OSSL_LIB_CTX *lib, size_t nkeys, const digest_spec *eag
     t->batch = batch;
     t->hungry = 1;   /* the pool counts every worker hungry at first */
     t->contexts = calloc(nslots * nkeys, sizeof *t->contexts);
-    t->buf = input_buffer_new(t->big);
+    t->buf = input_buffer_new(turn);
     if (t->contexts == NULL || t->buf == NULL)
         return 0;
     for (size_t j = 0; j < nslots; j++)
@@ -71,8 +71,9 @@ void turns_close(turns *t)
         }
     free(t->contexts);
     free(t->buf);
+    free(t->big_buf);
     t->contexts = NULL;
-    t->buf = NULL;
+    t->buf = t->big_buf = NULL;
 }
 
 /* An EVP failure: the reason is taken now, on the thread that had it. */
@@ -182,10 +183,16 @@ static size_t turn_of(const turns *t, const in_flight *f)
     return f->in.done >= f->unpaired ? t->big : t->turn;
 }
 
-/* One turn of f: the next bytes of its file to every context. */
+/* One turn of f: the next bytes of its file to every context.  A big turn
+ * needs the big buffer; without memory for it, turns stay small. */
 static void feed_turn(turns *t, in_flight *f)
 {
-    f->r.err = feed_next(&f->in, f->hs, f->job.n, t->buf, turn_of(t, f));
+    size_t n = turn_of(t, f);
+
+    if (n > t->turn && t->big_buf == NULL &&
+        (t->big_buf = input_buffer_new(t->big)) == NULL)
+        t->big = n = t->turn;
+    f->r.err = feed_next(&f->in, f->hs, f->job.n, n > t->turn ? t->big_buf : t->buf, n);
     if (f->r.err == KSUM_EHASH)
         evp_failed(&f->r);
 }

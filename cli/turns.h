@@ -97,8 +97,8 @@ typedef struct turns {
     uint64_t batch;          /* the contexts' batch group; 0: none */
     size_t turn;             /* bytes read per file per round */
     size_t big;              /* ... once no pairing is left (K12 past its
-                                first chunk): the buffer's size */
-    uint8_t *buf;
+                                first chunk), into big_buf */
+    uint8_t *buf, *big_buf;  /* big_buf made when first needed: speed only */
     int hungry;              /* counted as such by the pool */
 } turns;
 
