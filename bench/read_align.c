@@ -3,7 +3,7 @@
  * given offset from a page boundary.  On a 2-vCPU AMD EPYC the copy into a
  * buffer 16 bytes off a 64-byte line (where malloc puts a large block) took
  * five times as long as into an aligned one; that is why ksum reads into
- * page-aligned buffers (cli/files.c, input_buffer_new).
+ * page-aligned buffers (cli/input/files.c, input_buffer_new).
  * Usage: bench/read_align FILE   (hash or cat it once first to cache it) */
 #include <fcntl.h>
 #include <stdio.h>

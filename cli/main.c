@@ -17,14 +17,14 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "check.h"
-#include "hasher.h"
+#include "base/messages.h"
+#include "check/check.h"
+#include "front/hasher.h"
+#include "front/options.h"
+#include "front/resolve.h"
 #include "ksumprov.h"
-#include "messages.h"
-#include "options.h"
-#include "parts.h"
-#include "resolve.h"
-#include "sums.h"
+#include "parts/parts.h"
+#include "report/sums.h"
 
 static OSSL_LIB_CTX *ksumprov_context(OSSL_PROVIDER **prov)
 {

@@ -9,9 +9,9 @@
  */
 #include <getopt.h>
 
-#include "hasher.h"
-#include "options.h"
-#include "resolve.h"
+#include "front/hasher.h"
+#include "front/options.h"
+#include "front/resolve.h"
 /* CHECK only: testutil itself is not linked (it and the CLI both have a
  * hex_decode). */
 #include "testutil.h"

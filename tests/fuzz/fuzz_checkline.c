@@ -11,8 +11,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "check.h"
-#include "encoding.h"
+#include "base/encoding.h"
+#include "check/check.h"
 
 static int digest_char(char c)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The part-record parser of ksum --combine (cli/parts.c) on arbitrary
+ * The part-record parser of ksum --combine (cli/parts/parts.c) on arbitrary
  * bytes.  The first byte chooses whether each "check" line is first set to
  * the right digest of its record, so that mutations get past the check to
  * the rules after it.  What the parser accepts must be well formed: a
@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "encoding.h"
+#include "base/encoding.h"
 #include "fuzz_common.h"
-#include "parts.h"
+#include "parts/parts.h"
 
 static OSSL_LIB_CTX *lib;
 

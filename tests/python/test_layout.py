@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The CLI's shape (issue 21): no two of its modules include each other in a
-circle, no function is longer than 60 lines (but the help text), and no
-Keccak backend is named in it: what the provider can do is asked of EVP.
+"""The CLI's shape (issue 21): its files grouped in directories by what they
+do, each group using only the groups below it; no two of its modules
+include each other in a circle, no function is longer than 60 lines (but
+the help text), and no Keccak backend is named in it: what the provider can
+do is asked of EVP.
 In the provider's glue, every object a header declares is defined in the
 .c of the same name.  CONTRIBUTING.md's worked example of an option for a
 provider parameter is the code as it is, and the parameter options' rows
@@ -18,16 +20,47 @@ CLI = os.path.join(ROOT, "cli")
 GLUE = os.path.join(ROOT, "provider", "glue")
 
 
+# The CLI's groups, lowest first: a module includes only modules of its own
+# group and of those before it (main.c, at the top, any).
+CLI_GROUPS = ["base", "front", "input", "run", "report", "check", "parts"]
+
+
+def sources(directory):
+    """The .c and .h files of a directory and the directories below it."""
+    return glob.glob(os.path.join(directory, "**", "*.[ch]"), recursive=True)
+
+
 def module_graph(directory):
-    """Module name -> the modules its .c and .h include ("x.h" -> x)."""
+    """Module name -> the modules its .c and .h include ("x.h" -> x, and
+    "group/x.h" -> x, the path from the directory)."""
     graph = {}
-    for path in glob.glob(os.path.join(directory, "*.[ch]")):
+    for path in sources(directory):
         name = os.path.splitext(os.path.basename(path))[0]
-        for used in re.findall(r'^#include "(\w+)\.h"', open(path).read(), re.M):
-            if used != name and os.path.exists(os.path.join(directory, used + ".h")):
-                graph.setdefault(name, set()).add(used)
+        for used in re.findall(r'^#include "((?:\w+/)?\w+)\.h"', open(path).read(), re.M):
+            base = used.split("/")[-1]
+            if base != name and os.path.exists(os.path.join(directory, used + ".h")):
+                graph.setdefault(name, set()).add(base)
         graph.setdefault(name, set())
     return graph
+
+
+def group_of(path):
+    parts = os.path.relpath(path, CLI).split(os.sep)
+    return parts[0] if len(parts) > 1 else None
+
+
+def test_cli_groups_use_only_those_below():
+    """cli/base, front, input, run, report, check, parts: the layout is the
+    architecture, and an include up or across it is a mistake."""
+    wrong = []
+    for path in sources(CLI):
+        mine = group_of(path)
+        assert mine is None or mine in CLI_GROUPS, f"{path}: a group CLI_GROUPS lacks"
+        for used in re.findall(r'^#include "(\w+)/\w+\.h"', open(path).read(), re.M):
+            if mine is not None and CLI_GROUPS.index(used) > CLI_GROUPS.index(mine):
+                wrong.append(f"{os.path.relpath(path, CLI)} includes {used}/")
+    assert wrong == []
+    assert [os.path.relpath(p, CLI) for p in glob.glob(os.path.join(CLI, "*.[ch]"))] == ["main.c"]
 
 
 def find_circle(graph):
@@ -66,7 +99,7 @@ def test_messages_depend_on_nothing_of_ksum():
 
 def long_functions(directory, most=60):
     found = []
-    for path in sorted(glob.glob(os.path.join(directory, "*.c"))):
+    for path in sorted(p for p in sources(directory) if p.endswith(".c")):
         lines = open(path).read().split("\n")
         start = name = None
         for i, line in enumerate(lines):
@@ -90,7 +123,7 @@ def test_no_backend_name_in_the_cli():
     """What the provider can do is asked of it (KSUM_PARAM_LANES), never
     inferred from a backend's name."""
     names = re.compile(r"\b(portable8?|bmi2|avx2|avx512)\b")
-    found = [f"{os.path.basename(p)}:{n}" for p in glob.glob(os.path.join(CLI, "*.[ch]"))
+    found = [f"{os.path.basename(p)}:{n}" for p in sources(CLI)
              for n, line in enumerate(open(p), 1) if names.search(line)]
     assert found == []
 
@@ -128,7 +161,7 @@ def test_the_worked_example_of_a_parameter_option_is_the_code():
                                     doc="CONTRIBUTING.md")
     assert name in open(os.path.join(ROOT, "include", "ksumprov.h")).read()
     assert rule in table("provider/glue/params.c", "static const rule rules[] = {")
-    assert row in table("cli/options.c", "const option_row option_rows[] = {")
+    assert row in table("cli/front/options.c", "const option_row option_rows[] = {")
 
 
 PARAM_ROW = re.compile(r'\{"(--[a-z0-9-]+)",[^{}]*?PARAM\((\d+), (KSUM_PARAM_\w+), (PARAM_\w+),', re.S)
@@ -138,10 +171,10 @@ def test_parameter_options_have_their_own_numbers_and_the_providers_rules():
     """A parameter option's number is its bit (TAKES_PARAM) and its slot in
     options.param: each once, below OPTIONS_PARAMS_MAX; its parameter has a
     macro in ksumprov.h and a rule in params.c."""
-    rows = PARAM_ROW.findall(table("cli/options.c", "const option_row option_rows[] = {"))
+    rows = PARAM_ROW.findall(table("cli/front/options.c", "const option_row option_rows[] = {"))
     assert [r[0] for r in rows] == ["--customization", "--function", "--block-size", "--domain"]
     limit = int(re.search(r"#define OPTIONS_PARAMS_MAX (\d+)",
-                          open(os.path.join(CLI, "options.h")).read()).group(1))
+                          open(os.path.join(CLI, "front", "options.h")).read()).group(1))
     numbers = [int(r[1]) for r in rows]
     assert len(set(numbers)) == len(numbers) and max(numbers) < limit
     header = open(os.path.join(ROOT, "include", "ksumprov.h")).read()

@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#define _GNU_SOURCE
+#include "base/messages.h"
+
+#include <errno.h>
+#include <openssl/err.h>
+#include <stdarg.h>
+#include <stdio_ext.h>
+#include <string.h>
+
+/* Control characters could move the cursor or recolour the terminal when
+ * a hostile file name is printed, so they are escaped too. */
+static int is_control(unsigned char c)
+{
+    return c < 0x20 || c == 0x7F;
+}
+
+int name_needs_escape(const char *name)
+{
+    for (; *name; name++)
+        if (*name == '\\' || is_control((unsigned char)*name))
+            return 1;
+    return 0;
+}
+
+void print_name(FILE *f, const char *name, int escape)
+{
+    if (!escape) {
+        fputs(name, f);
+        return;
+    }
+    for (; *name; name++) {
+        switch (*name) {
+        case '\\': fputs("\\\\", f); break;
+        case '\n': fputs("\\n", f); break;
+        case '\r': fputs("\\r", f); break;
+        default:
+            if (is_control((unsigned char)*name))
+                fprintf(f, "\\x%02x", (unsigned char)*name);
+            else
+                putc(*name, f);
+        }
+    }
+}
+
+FILE *message_stream(void)
+{
+    if (!ferror(stdout))
+        fflush(stdout);  /* a failure here is reported by output_ok */
+    return stderr;
+}
+
+/* Appends to buf[*n..size) what fits. */
+static void append(char *buf, size_t size, size_t *n, const char *fmt, ...)
+{
+    va_list ap;
+    int k;
+
+    if (*n + 1 >= size)
+        return;
+    va_start(ap, fmt);
+    k = vsnprintf(buf + *n, size - *n, fmt, ap);
+    va_end(ap);
+    if (k > 0)
+        *n = *n + (size_t)k < size ? *n + (size_t)k : size - 1;
+}
+
+void openssl_reason(char *buf, size_t size)
+{
+    const char *data;
+    int flags;
+    unsigned long e;
+    size_t n = 0;
+
+    buf[0] = '\0';
+    while ((e = ERR_get_error_all(NULL, NULL, NULL, &data, &flags)) != 0) {
+        const char *reason = ERR_reason_error_string(e);
+        append(buf, size, &n, "%s", n > 0 ? "; " : "");
+        if (reason != NULL)
+            append(buf, size, &n, "%s", reason);
+        else
+            append(buf, size, &n, "error %lx", e);
+        if ((flags & ERR_TXT_STRING) && data != NULL && *data != '\0')
+            append(buf, size, &n, " (%s)", data);
+    }
+    if (n == 0)
+        append(buf, size, &n, "no reason given");
+}
+
+int output_ok(void)
+{
+    /* Standard output is the program's one output; whether its failure was
+     * reported belongs with it. */
+    static int reported;
+    int err = errno;
+
+    if (!ferror(stdout))
+        return 1;
+    if (!reported) {
+        reported = 1;
+        __fpurge(stdout);
+        fprintf(stderr, "ksum: write error: %s\n", strerror(err));
+    }
+    return 0;
+}
+
+int output_close(void)
+{
+    int ok;
+
+    if (output_ok() && fflush(stdout) != 0)
+        (void)output_ok();  /* reports the failed flush */
+    ok = output_ok();
+    if (fclose(stdout) != 0 && ok) {
+        fprintf(stderr, "ksum: write error: %s\n", strerror(errno));
+        ok = 0;
+    }
+    return ok;
+}
+
+int names_need_escape(char *const *names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (name_needs_escape(names[i]))
+            return 1;
+    return 0;
+}
+
+void print_names(FILE *f, char *const *names, size_t n, int escape)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0)
+            putc('\t', f);
+        print_name(f, names[i], escape);
+    }
+}
+
+static const char *error_text(int err)
+{
+    switch (err) {
+    case KSUM_ECHANGED: return "file changed while it was read";
+    case KSUM_ENOTREG: return "not a regular file";
+    case KSUM_ESTDIN: return "standard input is the checksum list being read";
+    case KSUM_ETTY: return "standard input is a terminal";
+    case KSUM_ESPILL: return "a stream over 32 MiB needs a temporary file (TMPDIR or /tmp): cannot write one";
+    case KSUM_ETAB: return "a name with a tab cannot be joined to others with -z";
+    case KSUM_ELOOP: return "file system loop: not followed";
+    case KSUM_ESPECIAL: return "not a regular file: skipped";
+    case KSUM_ESYMLINK: return "symbolic link: skipped (-L follows them)";
+    case KSUM_ELISTSTDIN: return "standard input is the list of names being read";
+    default: return strerror(err);
+    }
+}
+
+void report_error(const char *name, int err, const char *why)
+{
+    char reason[512];
+    FILE *f = message_stream();
+
+    fputs("ksum: ", f);
+    print_name(f, name, name_needs_escape(name));
+    if (err == KSUM_EHASH) {
+        if (why == NULL)
+            openssl_reason(reason, sizeof reason);
+        fputs(": hashing failed: ", f);
+        why = why != NULL ? why : reason;
+        print_name(f, why, name_needs_escape(why));
+        fputc('\n', f);
+    } else {
+        fprintf(f, ": %s%s%s\n", error_text(err), why != NULL ? ": " : "",
+                why != NULL ? why : "");
+    }
+}
+
+
+/* ---- usage errors ---- */
+
+void usage_hint(void)
+{
+    fprintf(message_stream(), "Try 'ksum --help' for more information.\n");
+}
+
+int bad_value(const char *what, const char *value, const char *why)
+{
+    FILE *f = message_stream();
+
+    fprintf(f, "ksum: invalid %s '", what);
+    print_name(f, value, name_needs_escape(value));
+    fprintf(f, "': %s\n", why);
+    usage_hint();
+    return 0;
+}
+
+static void vmessage(const char *fmt, va_list ap)
+{
+    FILE *f = message_stream();
+
+    fputs("ksum: ", f);
+    vfprintf(f, fmt, ap);
+    fputc('\n', f);
+}
+
+int message_fail(const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vmessage(fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
+int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vmessage(fmt, ap);
+    va_end(ap);
+    usage_hint();
+    return 0;
+}

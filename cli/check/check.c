@@ -1,0 +1,1048 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "check/check.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <openssl/crypto.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/encoding.h"
+#include "base/messages.h"
+#include "front/hasher.h"
+#include "front/resolve.h"
+#include "input/feed.h"
+#include "input/files.h"
+#include "input/tuple.h"
+#include "run/concurrent.h"
+
+/* Undoes print_name's escaping in place (when escaped) and turns the
+ * literal tabs, which only separate TupleHash's names, into NULs (an
+ * escaped tab stays a tab); sets *len to the result's length.  0 on an
+ * unknown escape. */
+static int unescape(char *s, size_t *len, int escaped)
+{
+    char *out = s, *start = s;
+
+    for (; *s; s++) {
+        if (*s == '\t' || !escaped || *s != '\\') {
+            *out++ = *s == '\t' ? '\0' : *s;
+            continue;
+        }
+        s++;
+        if (*s == '\\')
+            *out++ = '\\';
+        else if (*s == 'n')
+            *out++ = '\n';
+        else if (*s == 'r')
+            *out++ = '\r';
+        else if (*s == 'x' && isxdigit((unsigned char)s[1]) &&
+                 isxdigit((unsigned char)s[2]) && (s[1] != '0' || s[2] != '0')) {
+            char hex[3] = {s[1], s[2], '\0'};
+            *out++ = (char)strtoul(hex, NULL, 16);
+            s += 2;
+        } else
+            return 0;
+    }
+    *out = '\0';
+    *len = (size_t)(out - start);
+    return 1;
+}
+
+/* A character of a digest: hex, base64 (with its padding) and, in tagged
+ * lines, the colons of `openssl dgst -c`. */
+static int digest_char(char c, int tagged)
+{
+    return isalnum((unsigned char)c) || c == '+' || c == '/' || c == '=' ||
+           (tagged && c == ':');
+}
+
+/* A character of an algorithm tag: OpenSSL's names have '/' too
+ * (SHA2-512/224). */
+static int tag_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '-' || c == '_' || c == '/';
+}
+
+/* "ALGO (NAME) = DIGEST" or OpenSSL's "ALGO(NAME)= DIGEST". */
+static int parse_tagged(char *line, size_t len, check_line *out)
+{
+    size_t alg_end = 0, digest_start = len, close;
+
+    while (alg_end < len && alg_end < CHECK_TAG_MAX && tag_char(line[alg_end]))
+        alg_end++;
+    size_t open = alg_end < len && line[alg_end] == ' ' ? alg_end + 1 : alg_end;
+    if (alg_end == 0 || open >= len || line[open] != '(')
+        return 0;
+    while (digest_start > 0 && digest_char(line[digest_start - 1], 1))
+        digest_start--;
+    if (digest_start == len || digest_start < open + 4 ||
+        line[digest_start - 1] != ' ' || line[digest_start - 2] != '=')
+        return 0;
+    close = line[digest_start - 3] == ' ' ? digest_start - 4 : digest_start - 3;
+    if (close <= open || line[close] != ')')
+        return 0;
+    out->tag = line;
+    out->digest = line + digest_start;
+    out->digest_len = len - digest_start;
+    line[close] = '\0';
+    line[alg_end] = '\0';  /* a space or the '(' */
+    out->name = line + open + 1;
+    return 1;
+}
+
+/* "DIGEST  NAME", "DIGEST *NAME", or "DIGEST NAME" (BSD's reversed form). */
+static int parse_untagged(char *line, size_t len, check_line *out)
+{
+    size_t n = 0, at;
+
+    while (n < len && digest_char(line[n], 0))
+        n++;
+    at = n + 1;
+    if (n == 0 || at >= len || line[n] != ' ')
+        return 0;
+    if (line[at] == ' ' || line[at] == '*')
+        at++;
+    if (at >= len)
+        return 0;
+    out->tag = NULL;
+    out->digest = line;
+    out->digest_len = n;
+    out->name = line + at;
+    return 1;
+}
+
+int check_parse_line(char *line, size_t len, check_line *out)
+{
+    int escaped;
+
+    if (memchr(line, '\0', len) != NULL)
+        return 0;
+    /* As coreutils: blanks before a line (indented lists) are not part of it. */
+    while (len > 0 && (line[0] == ' ' || line[0] == '\t'))
+        line++, len--;
+    escaped = len > 0 && line[0] == '\\';
+    if (escaped)
+        line++, len--;
+    if (!parse_tagged(line, len, out) && !parse_untagged(line, len, out))
+        return 0;
+    return unescape(out->name, &out->name_len, escaped);
+}
+
+/* ---- verification ---- */
+
+/* What became of the lines of one check file.  Blank and comment lines
+ * are counted nowhere; every other line in exactly one place. */
+typedef struct counts {
+    unsigned long matched, mismatched, unreadable; /* OK, FAILED, FAILED open or read */
+    unsigned long ignored;                         /* missing, with --ignore-missing */
+    unsigned long misformatted, lines_unread;
+    unsigned long guessed;  /* of the FAILED, untagged lines checked with the
+                               algorithm ksum chose by default */
+    unsigned long guessed_ok;  /* of the OK, the same */
+} counts;
+
+/* Hashers by algorithm and XOF mode (the key of digest_spec), opened on
+ * first use. */
+typedef struct hasher_cache {
+    OSSL_LIB_CTX *lib;
+    hasher *hashers;
+    int *opened;
+} hasher_cache;
+
+#define CACHE_KEYS (2 * algorithm_count)
+
+static int cache_init(hasher_cache *hc, OSSL_LIB_CTX *lib)
+{
+    hc->lib = lib;
+    hc->hashers = calloc(CACHE_KEYS, sizeof *hc->hashers);
+    hc->opened = calloc(CACHE_KEYS, sizeof *hc->opened);
+    return hc->hashers != NULL && hc->opened != NULL;
+}
+
+static void cache_free(hasher_cache *hc)
+{
+    for (size_t i = 0; hc->opened != NULL && i < CACHE_KEYS; i++)
+        if (hc->opened[i])
+            hasher_close(&hc->hashers[i]);
+    free(hc->hashers);
+    free(hc->opened);
+}
+
+/* The hasher of d's algorithm and options; NULL when it cannot be
+ * fetched. */
+static hasher *cache_get(hasher_cache *hc, const digest_spec *d)
+{
+    hasher *h = &hc->hashers[d->key];
+
+    if (!hc->opened[d->key]) {
+        if (!hasher_open(h, hc->lib, d->alg, d->o))
+            return NULL;
+        hc->opened[d->key] = 1;
+    }
+    return h;
+}
+
+/* The reading of the check files, line after line, into items: whichever
+ * thread needs the next item reads it (concurrent.h), one at a time. */
+typedef struct checker {
+    const options *o;
+    options xof_opts;       /* *o with -x: the lines whose tag names an XOF */
+    hasher_cache facts;     /* what each algorithm takes: never hashed with */
+    char **lists;           /* the check files not opened yet */
+    const char *path, *label;   /* the one being read, and its name in messages */
+    int is_stdin;
+    line_reader r;
+    int reading;            /* r reads it */
+    int ending;             /* a read error: its summary is next */
+    unsigned long lineno;
+    int keyed;              /* a key was given: every line must be verified */
+    unsigned applied;       /* TAKES_* of the algorithms of the lines checked */
+    struct {                /* the last tag resolved, for lists of one kind */
+        char text[CHECK_TAG_MAX + 1];
+        int fate, xof;
+        const algorithm *alg;
+        size_t bytes;
+    } last;
+} checker;
+
+/* How a line is checked: with which algorithm, in which mode, and at the
+ * length its tag's -BITS says (0: none said). */
+typedef struct line_plan {
+    const algorithm *alg;
+    int xof;
+    size_t tagged;
+    size_t want;    /* the length the line must have, once known (0: any) */
+} line_plan;
+
+/* The digest of alg in XOF mode or not, at size bytes. */
+static digest_spec spec_of(const checker *c, const algorithm *alg, int xof, size_t size)
+{
+    return (digest_spec){alg, xof ? &c->xof_opts : c->o, size,
+                         (size_t)(alg - algorithms) + (xof ? algorithm_count : 0)};
+}
+
+/* What the algorithm takes and its lengths are its hasher's facts. */
+static hasher *hasher_for(checker *c, const algorithm *alg, int xof)
+{
+    digest_spec d = spec_of(c, alg, xof, 0);
+
+    return cache_get(&c->facts, &d);
+}
+
+/* The file, or TupleHash's files, a line names. */
+typedef struct entry {
+    char **names;
+    size_t n;
+    const uint8_t *want;    /* the digest of the line */
+    int guessed;            /* untagged, checked with the default algorithm */
+} entry;
+
+/* What the reading gives the printing, in the lists' order. */
+enum {
+    ITEM_LINE,          /* a line to verify */
+    ITEM_IMPROPER,      /* a line not verified (counted as improperly formatted) */
+    ITEM_UNREAD,        /* a line that could not be read */
+    ITEM_LIST_FAILED,   /* a check file that could not be read at all */
+    ITEM_SUMMARY,       /* the end of a check file */
+};
+
+typedef struct check_item {
+    int kind;
+    const char *label;      /* the check file's name in messages */
+    const char *path;       /* ITEM_LIST_FAILED: as given */
+    unsigned long lineno;
+    int err;                /* ITEM_UNREAD, ITEM_LIST_FAILED: why; ITEM_LINE:
+                               why its file cannot be hashed, known unread */
+    int say;                /* ITEM_IMPROPER: its message is printed */
+    char why[CHECK_TAG_MAX + 320];
+    /* ITEM_LINE: its names and digest (in mem), hashed for d by a worker,
+     * or by the printing thread when here */
+    entry e;
+    void *mem;
+    size_t held;            /* the bytes of mem and of the digest computed */
+    digest_spec d;
+    int here;
+    int unfetched;          /* its algorithm could not be fetched */
+} check_item;
+
+/* The printing of the items: the verdicts and the summaries, and the
+ * lines no worker takes, hashed here. */
+typedef struct check_printer {
+    const options *o;
+    hasher_cache hashers;
+    input in;
+    int keyed;
+    int stdin_is_list;      /* a check file is standard input: '-' is refused */
+    int stdin_is_tty;       /* so is a terminal: a list must not wait on the user */
+    counts n;               /* the check file being printed */
+    int ok;                 /* every check file passed so far */
+    int stopped;            /* standard output failed: stop at once */
+} check_printer;
+
+static void print_result(check_printer *c, const entry *e, const char *what)
+{
+    int escape = names_need_escape(e->names, e->n);
+
+    if (escape)
+        putchar('\\');
+    print_names(stdout, e->names, e->n, escape);
+    printf(": %s\n", what);
+    c->stopped = !output_ok();
+}
+
+/* Constant time: the check file may hold a MAC. */
+static int bytes_equal(const uint8_t *want, const uint8_t *sum, size_t len)
+{
+    return CRYPTO_memcmp(want, sum, len) == 0;
+}
+
+/* Long outputs: squeezed and compared piece by piece. */
+static int bytes_equal_streamed(const uint8_t *want, hasher *h, int *equal)
+{
+    enum { PIECE = 16384 };
+    uint8_t *chunk = malloc(PIECE);   /* not on a stack that may not grow */
+    int ok = chunk != NULL;
+
+    *equal = 1;
+    for (size_t done = 0; ok && done < h->size;) {
+        size_t take = h->size - done < PIECE ? h->size - done : PIECE;
+        if (!(ok = hasher_squeeze(h, chunk, take)))
+            break;
+        *equal &= bytes_equal(want + done, chunk, take);
+        done += take;
+    }
+    free(chunk);
+    return ok;
+}
+
+/* Why the line may not read standard input: it would be the rest of a
+ * check file, or the terminal (a list would leave ksum waiting on the
+ * user); 0 when it may, or names no '-'. */
+static int stdin_refused(const check_printer *c, const entry *e)
+{
+    for (size_t i = 0; i < e->n; i++)
+        if (strcmp(e->names[i], "-") == 0)
+            return c->stdin_is_list ? KSUM_ESTDIN : c->stdin_is_tty ? KSUM_ETTY : 0;
+    return 0;
+}
+
+/* Hashes here the file (or files) of a line no worker took, and compares;
+ * returns 0 or why it could not, with *failed the name to report. */
+static int compare_here(check_printer *c, const check_item *it, hasher *h, int *equal,
+                        const char **failed)
+{
+    const entry *e = &it->e;
+    int stream = hasher_streams(h), err;
+    uint8_t *sum, *no_sum = NULL;
+
+    *failed = e->names[0];
+    if ((err = stdin_refused(c, e)) != 0)
+        return err;
+    if ((sum = OPENSSL_malloc(stream ? 1 : h->size)) == NULL)
+        return ENOMEM;
+    if (h->facts.takes & TAKES_ELEMENTS)
+        err = hash_tuple(h, e->names, e->n, &c->in, stream ? NULL : sum, failed);
+    else
+        err = feed_path(&h, 1, e->names[0], &c->in, stream ? &no_sum : &sum);
+    if (err == 0 && stream && !bytes_equal_streamed(e->want, h, equal))
+        err = KSUM_EHASH;
+    else if (err == 0 && !stream)
+        *equal = bytes_equal(e->want, sum, h->size);
+    OPENSSL_free(sum);
+    return err;
+}
+
+/* A line's verdict: what a worker made of its file (r), or else hashed
+ * here with h.  Returns 0 or why it could not be hashed, with *failed the name
+ * to report and *why a reason to add (NULL: none, or this thread's). */
+static int compare_line(check_printer *c, const check_item *it, const file_result *r,
+                        hasher *h, int *equal, const char **failed, const char **why)
+{
+    *failed = it->e.names[0];
+    *why = NULL;
+    if (it->err != 0)
+        return it->err;
+    if (r != NULL) {
+        *why = r->why;
+        if (r->err == 0)
+            *equal = bytes_equal(it->e.want, r->sums, it->d.size);
+        return r->err;
+    }
+    hasher_set_size(h, it->d.size);
+    return compare_here(c, it, h, equal, failed);
+}
+
+static void verify(check_printer *c, const check_item *it, const file_result *r)
+{
+    const options *o = c->o;
+    const char *failed, *why;
+    hasher *h = NULL;
+    int equal = 0, err;
+
+    if (!it->unfetched && r == NULL && it->err == 0)
+        h = cache_get(&c->hashers, &it->d);
+    if (it->unfetched || (r == NULL && it->err == 0 && h == NULL)) {
+        c->n.unreadable++;  /* not verified: never an improper line */
+        if (!o->status)
+            print_result(c, &it->e, "FAILED open or read");
+        return;
+    }
+    err = compare_line(c, it, r, h, &equal, &failed, &why);
+    if (err == ENOENT && o->ignore_missing) {
+        c->n.ignored++;
+    } else if (err != 0) {
+        c->n.unreadable++;
+        if (!o->status) {
+            report_error(failed, err, why != NULL ? why : err == KSUM_ESPILL
+                                                         ? strerror(c->in.spill_errno) : NULL);
+            print_result(c, &it->e, "FAILED open or read");
+        }
+    } else if (equal) {
+        c->n.matched++;
+        c->n.guessed_ok += it->e.guessed;
+        if (!o->status && !o->quiet)
+            print_result(c, &it->e, "OK");
+    } else {
+        c->n.mismatched++;
+        c->n.guessed += it->e.guessed;
+        if (!o->status)
+            print_result(c, &it->e, "FAILED");
+    }
+}
+
+/* The names of a line, TupleHash's separated by the NULs that stand for
+ * literal tabs (any other algorithm's one name has its tabs back), and its
+ * digest of size bytes, copied into the item: the line is read over.  0
+ * when out of memory. */
+static int item_of(check_line *l, int tuple, size_t size, check_item *it)
+{
+    size_t n = 1;
+    char **names, *text;
+    uint8_t *want;
+
+    for (size_t i = 0; i < l->name_len; i++)
+        if (l->name[i] == '\0') {
+            if (!tuple)
+                l->name[i] = '\t';
+            n += tuple;
+        }
+    it->held = n * sizeof *names + size + l->name_len + 1;
+    if ((it->mem = malloc(it->held)) == NULL)
+        return 0;
+    it->held += size;
+    names = it->mem;
+    want = (uint8_t *)(names + n);
+    text = (char *)want + size;
+    memcpy(want, l->digest, size);
+    memcpy(text, l->name, l->name_len + 1);
+    it->e.names = names;
+    it->e.n = 0;
+    it->e.want = want;
+    for (char *p = text; it->e.n < n; p += strlen(p) + 1)
+        names[it->e.n++] = p;
+    return 1;
+}
+
+/* What a line's algorithm and length make of it: checked, or why not. */
+enum {
+    LINE_CHECKED,
+    LINE_IMPROPER,          /* not a checksum line, or its digest does not fit */
+    LINE_UNSUPPORTED,       /* a tag ksum has no algorithm for */
+    LINE_OTHER_ALGORITHM,   /* a tag of an algorithm (or mode) not asked for */
+    LINE_OTHER_LENGTH,      /* keyed: a length the user did not choose */
+};
+
+/* "-BITS" after a name, as --tag writes a length other than the default:
+ * decimal without leading zeros, a whole number of bytes, at most
+ * KSUM_MAX_OUTPUT_SIZE; the bytes, or 0. */
+static size_t tag_bytes(const char *bits)
+{
+    unsigned long long v = 0;
+
+    if (*bits < '1' || *bits > '9')
+        return 0;
+    for (; *bits != '\0'; bits++) {
+        if (!isdigit((unsigned char)*bits) || v > 8 * (unsigned long long)KSUM_MAX_OUTPUT_SIZE)
+            return 0;
+        v = v * 10 + (unsigned long long)(*bits - '0');
+    }
+    return v % 8 == 0 && v / 8 <= KSUM_MAX_OUTPUT_SIZE ? (size_t)(v / 8) : 0;
+}
+
+/* A tag's algorithm without its length: any name the provider knows, or
+ * such a name with "XOF" before its digits (KMACXOF128) when the provider
+ * gives that algorithm an XOF mode.  NULL when there is none. */
+static const algorithm *tag_algorithm(checker *c, const char *name, int *xof)
+{
+    char base[ALGORITHM_TAG_MAX];
+    const algorithm *a = algorithm_lookup(c->facts.lib, name);
+    hasher *h;
+
+    *xof = 0;
+    if (a != NULL || !algorithm_xof_base(name, base) ||
+        (a = algorithm_lookup(c->facts.lib, base)) == NULL)
+        return a;
+    h = hasher_for(c, a, 0);
+    *xof = h != NULL && (h->facts.takes & TAKES_XOF);
+    return *xof ? a : NULL;
+}
+
+/* A tag: an algorithm's tag in any case, maybe followed by "-BITS".
+ * LINE_UNSUPPORTED when ksum has no such algorithm, LINE_IMPROPER for a
+ * bad length after a known one. */
+static int resolve_tag(checker *c, const char *tag, line_plan *p)
+{
+    char base[CHECK_TAG_MAX + 1];
+    const char *dash = strrchr(tag, '-');
+    int fate = LINE_CHECKED;
+
+    if (strcmp(tag, c->last.text) == 0 && c->last.text[0] != '\0') {
+        p->alg = c->last.alg;
+        p->xof = c->last.xof;
+        p->tagged = c->last.bytes;
+        return c->last.fate;
+    }
+    p->tagged = 0;
+    if ((p->alg = tag_algorithm(c, tag, &p->xof)) == NULL && dash != NULL && dash != tag) {
+        memcpy(base, tag, (size_t)(dash - tag));
+        base[dash - tag] = '\0';
+        if ((p->alg = tag_algorithm(c, base, &p->xof)) != NULL &&
+            (p->tagged = tag_bytes(dash + 1)) == 0)
+            fate = LINE_IMPROPER;
+    }
+    if (p->alg == NULL)
+        fate = LINE_UNSUPPORTED;
+    strcpy(c->last.text, tag);  /* tags are at most CHECK_TAG_MAX long */
+    c->last.fate = fate;
+    c->last.alg = p->alg;
+    c->last.xof = p->xof;
+    c->last.bytes = p->tagged;
+    return fate;
+}
+
+/* The mode a line's tag names is the one asked for: with -x, a tag of
+ * the fixed-length function (KMAC128) is another function. */
+static int mode_asked(const checker *c, const line_plan *p)
+{
+    hasher *h = hasher_for((checker *)c, p->alg, 0);
+
+    return p->xof || !c->o->xof || h == NULL || !(h->facts.takes & TAKES_XOF);
+}
+
+/* The algorithm a line is checked with: without an algorithm switch, its
+ * tag's, or the default; with switches, the one its tag names, and none
+ * for a tag of another algorithm: a check file cannot choose another
+ * algorithm, or no key, instead of those asked for.  An untagged line
+ * takes the one switch, and is improperly formatted with several: it does
+ * not say which. */
+static int line_algorithm(checker *c, const check_line *l, line_plan *p)
+{
+    const algorithm *chosen;
+    int fate;
+
+    p->alg = c->o->evp->alg;
+    p->xof = c->o->xof;
+    p->tagged = 0;
+    if (l->tag == NULL)
+        return c->o->evp->nalgs > 1 ? LINE_IMPROPER : LINE_CHECKED;
+    fate = resolve_tag(c, l->tag, p);
+    if (fate != LINE_CHECKED)
+        return fate;
+    if (!mode_asked(c, p))
+        return LINE_OTHER_ALGORITHM;
+    if (!c->o->alg_given)
+        return LINE_CHECKED;
+    if ((chosen = options_chosen(c->o->evp, p->alg)) == NULL)
+        return LINE_OTHER_ALGORITHM;
+    p->alg = chosen;
+    return LINE_CHECKED;
+}
+
+/* An all-hex digest of another length than 2 * want is hex, not base64
+ * that happens to have want's length: a digest of another algorithm is
+ * an improper line, not a FAILED file.  Base64 of fewer than 12 bytes can
+ * be all hex digits by chance (one in 70 for 3 bytes), while a hex digest
+ * of 8 bytes or less is rare: there, the length decides. */
+static int hex_not_base64(size_t n, size_t want)
+{
+    return want == 0 || n == 2 * want || want >= 12 || n != BASE64_LENGTH(want);
+}
+
+/* The line's digest as bytes, decoded in place, of the length it must have
+ * (want), or of its own when want is 0; that length, or 0 when the digest
+ * is not hex, base64 or OpenSSL's colon-separated hex of such a length.  A
+ * digest of hex digits is hex (hex_not_base64). */
+static size_t line_digest(check_line *l, size_t want)
+{
+    uint8_t *bytes = (uint8_t *)l->digest;
+    size_t n = l->digest_len, len = 0;
+
+    if (memchr(l->digest, ':', n) != NULL) {
+        if (!colon_hex_join(l->digest, &n) || !hex_decode(l->digest, n, bytes, &len))
+            return 0;
+    } else if (n % 2 == 0 && is_hex(l->digest, n) && hex_not_base64(n, want)) {
+        hex_decode(l->digest, n, bytes, &len);
+    } else if (!base64_decode(l->digest, n, bytes, &len)) {
+        return 0;
+    }
+    return want == 0 || len == want ? len : 0;
+}
+
+/* The output length a line is checked at, into *size: the algorithm's
+ * fixed size, -n (or -l), with a key the default (a list never chooses a
+ * keyed length), the tag's -BITS, or else the length of the line's digest.
+ * Two of them that disagree, or a digest of another length, make the line
+ * improper (LINE_OTHER_LENGTH with a key). */
+static int line_size(const checker *c, const hasher *h, line_plan *p,
+                     check_line *l, size_t *size)
+{
+    size_t want = h->facts.fixed_size, tagged = p->tagged;
+
+    if (want == 0 && (c->o->given & TAKES_SIZE))
+        want = c->o->size;
+    if (want == 0 && c->keyed)
+        want = h->facts.default_size;
+    /* --tag writes -BITS for any length but the default: with a key, a tag
+     * without it says the default (openssl dgst's XOF lines, which omit
+     * the length, have no key). */
+    if (tagged == 0 && c->keyed && l->tag != NULL)
+        tagged = h->facts.default_size;
+    p->want = want;
+    if (tagged != 0 && want != 0 && tagged != want)
+        return c->keyed ? LINE_OTHER_LENGTH : LINE_IMPROPER;
+    *size = line_digest(l, tagged != 0 ? tagged : want);
+    return *size != 0 ? LINE_CHECKED : LINE_IMPROPER;
+}
+
+/* "ksum: FILE: LINE: what" */
+static void line_message(const char *file, unsigned long lineno, const char *what,
+                         const char *why)
+{
+    FILE *f = message_stream();
+
+    fputs("ksum: ", f);
+    print_name(f, file, name_needs_escape(file));
+    fprintf(f, ": %lu: %s%s%s\n", lineno, what, why ? ": " : "", why ? why : "");
+}
+
+/* 0 when path is a regular file, or why it cannot be one: the errno of
+ * stat (as open would fail), or KSUM_ENOTREG (check mode hashes regular
+ * files only).  A worker opens it again, and judges it again. */
+static int regular_or_why(const char *path)
+{
+    struct stat st;
+
+    if (stat(path, &st) != 0)
+        return errno;
+    return S_ISREG(st.st_mode) ? 0 : KSUM_ENOTREG;
+}
+
+/* A line of a known algorithm into an item to verify; another fate when
+ * its digest does not fit. */
+static int check_entry(checker *c, check_line *l, line_plan *p, check_item *it)
+{
+    hasher *h = hasher_for(c, p->alg, p->xof);
+    size_t size = 0;
+    int fate = h != NULL ? line_size(c, h, p, l, &size) : LINE_CHECKED;
+    int tuple = h != NULL && (h->facts.takes & TAKES_ELEMENTS);
+
+    if (fate != LINE_CHECKED)
+        return fate;
+    if (!item_of(l, tuple, size, it)) {
+        it->kind = ITEM_UNREAD;
+        it->err = ENOMEM;
+        return LINE_CHECKED;
+    }
+    it->kind = ITEM_LINE;
+    it->e.guessed = l->tag == NULL && !c->o->alg_given;
+    it->unfetched = h == NULL;
+    if (h != NULL)
+        c->applied |= h->facts.takes;
+    it->d = spec_of(c, p->alg, p->xof, size);
+    /* Standard input, tuples and outputs too long to hold are the printing
+     * thread's; any other name is a regular file for a worker, or an error
+     * known now, which costs no worker's time (a list of missing files). */
+    it->here = tuple || size > HASHER_STREAM_MIN || strcmp(it->e.names[0], "-") == 0;
+    if (!it->here && !it->unfetched)
+        it->err = regular_or_why(it->e.names[0]);
+    return LINE_CHECKED;
+}
+
+/* The algorithms asked for, as their lines' tags: "SHA3-256, KMAC128". */
+static void asked_tags(const checker *c, char *buf, size_t size)
+{
+    char tag[ALGORITHM_TAG_MAX];
+
+    buf[0] = '\0';
+    for (size_t i = 0; i < c->o->evp->nalgs; i++) {
+        const algorithm *a = c->o->evp->algs[i];
+        hasher *h = hasher_for((checker *)c, a, 0);
+        algorithm_tag(a, c->o->xof && h != NULL && (h->facts.takes & TAKES_XOF), tag);
+        snprintf(buf + strlen(buf), size - strlen(buf), "%s%s", i > 0 ? ", " : "", tag);
+    }
+}
+
+/* Why a line was not verified, for its message. */
+static void fate_text(const checker *c, const check_line *l, const line_plan *p,
+                      int fate, char *buf, size_t size)
+{
+    char asked[256];
+
+    switch (fate) {
+    case LINE_UNSUPPORTED:
+        snprintf(buf, size, "unsupported algorithm %s", l->tag);
+        break;
+    case LINE_OTHER_ALGORITHM:
+        if (c->o->alg_given)
+            asked_tags(c, asked, sizeof asked);
+        else    /* -x without a switch: the line's own algorithm as XOF */
+            algorithm_tag(p->alg, 1, asked);
+        snprintf(buf, size, "%s line, not checked with %s", l->tag, asked);
+        break;
+    case LINE_OTHER_LENGTH:
+        snprintf(buf, size, "%s line, not checked at %llu bits (a key: only the length "
+                 "chosen with -n or -l, or the default, is verified)", l->tag,
+                 8 * (unsigned long long)p->want);
+        break;
+    default:
+        snprintf(buf, size, "improperly formatted checksum line");
+    }
+}
+
+/* The item of the line just read; 0 for a blank or comment line, which
+ * counts nowhere. */
+static int line_item(checker *c, check_item *it)
+{
+    char *line = c->r.line;
+    size_t len = c->r.len;
+    check_line l;
+    line_plan p;
+    int fate = LINE_IMPROPER;
+
+    if (len > 0 && line[len - 1] == '\n')
+        line[--len] = '\0';
+    if (len > 0 && line[len - 1] == '\r')
+        line[--len] = '\0';
+    if (len == 0 || line[0] == '#')
+        return 0;
+    if (check_parse_line(line, len, &l))
+        fate = line_algorithm(c, &l, &p);
+    if (fate == LINE_CHECKED)
+        fate = check_entry(c, &l, &p, it);
+    if (fate == LINE_CHECKED)
+        return 1;
+    it->kind = ITEM_IMPROPER;
+    /* With a key every line counts: the user hears of each one not verified. */
+    it->say = !c->o->status && (c->o->warn || c->keyed);
+    if (it->say)
+        fate_text(c, &l, &p, fate, it->why, sizeof it->why);
+    return 1;
+}
+
+static void warn_count(const char *file, unsigned long n, const char *one,
+                       const char *many)
+{
+    if (n > 0)
+        fprintf(message_stream(), "ksum: WARNING: %s: %lu %s\n", file, n,
+                n == 1 ? one : many);
+}
+
+/* Untagged lines that failed, and none that passed, when ksum chose the
+ * algorithm: a list of sha256sum or b3sum is not a list of SHA3-256 (one
+ * that passed says the list is, and a FAILED is a changed file). */
+static void hint_default(const check_printer *c, const char *file, const counts *n)
+{
+    char tag[ALGORITHM_TAG_MAX];
+
+    if (n->guessed == 0 || n->guessed_ok > 0 || c->o->alg_given || c->o->status)
+        return;
+    algorithm_tag(c->o->evp->alg, 0, tag);
+    fprintf(message_stream(),
+            "ksum: %s: untagged lines were checked as %s, since no algorithm was named; "
+            "name another with -a NAME or its switch (--sha3-512, --k12, ...)\n",
+            file, tag);
+}
+
+static int summarize(const check_printer *c, const char *file, const counts *n)
+{
+    const options *o = c->o;
+    unsigned long verified = n->matched + n->mismatched + n->unreadable;
+    int all_count = o->strict || c->keyed;
+
+    if (verified + n->ignored == 0) {
+        if (c->keyed && !o->status)
+            warn_count(file, n->misformatted, "line was not verified",
+                       "lines were not verified");
+        fprintf(message_stream(),
+                "ksum: %s: no properly formatted checksum lines found\n", file);
+        return 0;
+    }
+    if (!o->status) {
+        hint_default(c, file, n);
+        if (c->keyed)
+            warn_count(file, n->misformatted, "line was not verified",
+                       "lines were not verified");
+        else
+            warn_count(file, n->misformatted, "line is improperly formatted",
+                       "lines are improperly formatted");
+        warn_count(file, n->lines_unread, "line could not be read",
+                   "lines could not be read");
+        warn_count(file, n->unreadable, "listed file could not be read",
+                   "listed files could not be read");
+        warn_count(file, n->mismatched, "computed checksum did NOT match",
+                   "computed checksums did NOT match");
+        if (o->ignore_missing && verified == 0)
+            fprintf(message_stream(), "ksum: %s: no file was verified\n", file);
+    }
+    return n->mismatched == 0 && n->unreadable == 0 && n->lines_unread == 0 &&
+           !(all_count && n->misformatted > 0) &&
+           !(o->ignore_missing && verified == 0);
+}
+
+/* ---- the check files on the road ---- */
+
+/* A check file that could not be read at all: reported in its place, and
+ * no summary. */
+static void list_failed(check_item *it, const char *path, int err)
+{
+    it->kind = ITEM_LIST_FAILED;
+    it->path = path;
+    it->err = err;
+}
+
+/* Opens the next check file; 1 when that gave an item (it cannot be
+ * read). */
+static int open_list(checker *c, check_item *it)
+{
+    int fd;
+
+    c->path = *c->lists++;
+    c->is_stdin = strcmp(c->path, "-") == 0;
+    c->label = c->is_stdin ? "standard input" : c->path;
+    c->lineno = 0;
+    c->ending = 0;
+    fd = c->is_stdin ? STDIN_FILENO : open(c->path, O_RDONLY | O_NOCTTY);
+    if (fd < 0) {
+        list_failed(it, c->path, errno);
+        return 1;
+    }
+    if (!line_reader_init(&c->r, fd)) {
+        list_failed(it, c->path, ENOMEM);
+        line_reader_free(&c->r);
+        if (!c->is_stdin)
+            close(fd);
+        return 1;
+    }
+    c->reading = 1;
+    return 0;
+}
+
+static void close_list(checker *c)
+{
+    if (!c->is_stdin)
+        close(c->r.fd);
+    line_reader_free(&c->r);
+    c->reading = 0;
+}
+
+/* The next item of the check file being read; after its last line, its
+ * summary, and it is closed. */
+static void list_item(checker *c, check_item *it)
+{
+    int got, err = 0;
+
+    for (;;) {
+        got = c->ending ? LINE_END : line_next(&c->r, &err);
+        if (got == LINE_END) {
+            close_list(c);
+            it->kind = ITEM_SUMMARY;
+            return;
+        }
+        it->lineno = ++c->lineno;
+        if (got == LINE_OK) {
+            if (line_item(c, it))
+                return;
+            continue;
+        }
+        if (got == LINE_READ_ERROR && !c->r.read_any) {
+            close_list(c);
+            list_failed(it, c->path, err);  /* e.g. a directory */
+            return;
+        }
+        it->kind = ITEM_UNREAD;
+        it->err = got == LINE_TOO_LONG ? ENOMEM : err;
+        /* After a read error, where the next line would start is unknown. */
+        c->ending = got == LINE_READ_ERROR;
+        return;
+    }
+}
+
+/* Both sides of a check: the reading of the lists and the printing. */
+typedef struct check_run {
+    checker reader;
+    check_printer printer;
+} check_run;
+
+/* The next item of the check files (road_client's next): a line to verify
+ * names a regular file for a worker, unless it is the printing thread's. */
+static int next_item(void *ctx, void *item, file_job *job, size_t *weight)
+{
+    checker *c = &((check_run *)ctx)->reader;
+    check_item *it = item;
+
+    while (!c->reading) {
+        if (*c->lists == NULL)
+            return 0;
+        if (open_list(c, it))
+            return 1;
+    }
+    it->label = c->label;
+    list_item(c, it);
+    if (it->kind == ITEM_LINE && !it->here && !it->unfetched && it->err == 0) {
+        job->path = it->e.names[0];
+        job->d = &it->d;
+        job->n = 1;
+    }
+    *weight = it->held;
+    return 1;
+}
+
+/* The next item will not wait on the writer of a list on a pipe or
+ * terminal (nor on opening the next list: a FIFO's open waits). */
+static int item_ready(void *ctx)
+{
+    const checker *c = &((check_run *)ctx)->reader;
+
+    if (!c->reading)
+        return *c->lists == NULL;
+    return c->ending || line_ready(&c->r);
+}
+
+static int print_item(void *ctx, void *item, file_result *r, file_progress *progress)
+{
+    check_printer *c = &((check_run *)ctx)->printer;
+    check_item *it = item;
+
+    (void)progress;     /* --progress is not for check mode */
+    switch (it->kind) {
+    case ITEM_LINE:
+        verify(c, it, r);
+        break;
+    case ITEM_IMPROPER:
+        c->n.misformatted++;
+        if (it->say)
+            line_message(it->label, it->lineno, it->why, NULL);
+        break;
+    case ITEM_UNREAD:
+        c->n.lines_unread++;
+        if (!c->o->status)
+            line_message(it->label, it->lineno, "line could not be read", strerror(it->err));
+        break;
+    case ITEM_LIST_FAILED:
+        report_error(it->path, it->err, NULL);
+        c->ok = 0;
+        break;
+    default:
+        c->ok &= summarize(c, it->label, &c->n);
+        memset(&c->n, 0, sizeof c->n);
+    }
+    return c->stopped ? KSUM_EWRITE : 0;
+}
+
+static void drop_item(void *ctx, void *item)
+{
+    (void)ctx;
+    free(((check_item *)item)->mem);
+}
+
+/* Without a switch the lines choose the algorithm: an option that none
+ * of them took changed nothing, which the user should know. */
+static void warn_unapplied(const checker *c)
+{
+    const unsigned shaping = TAKES_SIZE | TAKES_XOF | TAKES_PARAMS;
+    unsigned unused = c->o->given & shaping & ~c->applied;
+
+    if (c->o->alg_given || c->o->status || c->applied == 0)
+        return;
+    for (unsigned bit = 1; unused != 0 && bit <= shaping; bit <<= 1)
+        if (unused & bit)
+            fprintf(message_stream(), "ksum: WARNING: option %s applied to no line checked\n",
+                    option_name(c->o, bit));
+}
+
+/* A KMAC asked for without a key is checked with the empty key, which
+ * anyone can compute: a forgotten --key-file would let any list pass. */
+static void warn_keyless(const options *o)
+{
+    for (size_t i = 0; !(o->given & TAKES_KEY) && !o->status && i < o->evp->nalgs; i++)
+        if (o->alg_given && (o->evp->facts_of[i].takes & TAKES_KEY)) {
+            fprintf(message_stream(), "ksum: WARNING: no key given: %s lines are checked "
+                    "with the empty key, which anyone can compute\n", o->evp->algs[i]->name);
+            return;
+        }
+}
+
+static int check_run_open(check_run *run, const options *o, OSSL_LIB_CTX *lib, road *r)
+{
+    checker *c = &run->reader;
+    check_printer *pr = &run->printer;
+
+    c->o = o;
+    c->xof_opts = *o;
+    c->xof_opts.xof = 1;
+    c->xof_opts.given |= TAKES_XOF;
+    c->keyed = (o->given & TAKES_KEY) != 0;
+    c->lists = o->files;
+    pr->o = o;
+    pr->keyed = c->keyed;
+    pr->ok = 1;
+    for (char **f = o->files; *f != NULL; f++)
+        pr->stdin_is_list |= is_standard_input(*f);
+    pr->stdin_is_tty = isatty(STDIN_FILENO);
+    road_choose(r, o, lib, 1, 1);
+    if (!cache_init(&c->facts, lib) || !cache_init(&pr->hashers, lib) ||
+        !input_init(&pr->in, r->read_ahead))
+        return 0;
+    /* A check file may come from anywhere: a device or FIFO it names
+     * could make ksum read forever. */
+    pr->in.regular_only = 1;
+    return 1;
+}
+
+static void check_run_close(check_run *run)
+{
+    if (run->reader.reading)
+        close_list(&run->reader);   /* output stopped */
+    cache_free(&run->reader.facts);
+    cache_free(&run->printer.hashers);
+    input_free(&run->printer.in);
+    free(run);
+}
+
+int check_files(const options *o, OSSL_LIB_CTX *lib)
+{
+    /* On the heap: the main stack may not grow (ulimit -s). */
+    check_run *run = calloc(1, sizeof *run);
+    road r;
+    int ok;
+
+    if (run == NULL || !check_run_open(run, o, lib, &r)) {
+        fprintf(message_stream(), "ksum: out of memory\n");
+        if (run != NULL)
+            check_run_close(run);
+        return 0;
+    }
+    warn_keyless(o);
+    road_client c = {sizeof(check_item), next_item, item_ready, print_item, drop_item, run,
+                     CACHE_KEYS, NULL, 0};
+    ok = road_run(&r, lib, &c, NULL) && run->printer.ok && !run->printer.stopped;
+    if (!run->printer.stopped)
+        warn_unapplied(&run->reader);
+    check_run_close(run);
+    return ok;
+}

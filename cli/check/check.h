@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Check mode: reading checksum lines and verifying the files they name. */
+#ifndef KSUM_CLI_CHECK_H
+#define KSUM_CLI_CHECK_H
+
+#include <openssl/types.h>
+#include <stddef.h>
+
+#include "front/options.h"
+
+/* The longest algorithm tag read (longer tags make a line improper). */
+#define CHECK_TAG_MAX 63
+
+typedef struct check_line {
+    const char *tag;      /* a tagged line's algorithm as written, maybe with
+                             a length ("SHAKE128-64"); NULL when untagged */
+    char *digest;         /* the digest as written: hex, base64, or in a
+                             tagged line OpenSSL's colon-separated hex */
+    size_t digest_len;
+    char *name;           /* unescaped in place, NUL-terminated; a literal tab
+                             (TupleHash's separator) is a NUL in it too */
+    size_t name_len;      /* up to the last NUL */
+} check_line;
+
+/* Parses one line (without its line end) of any accepted format:
+ * "DIGEST  NAME", "DIGEST *NAME", "DIGEST NAME", "ALGO (NAME) = DIGEST",
+ * "ALGO(NAME)= DIGEST", each optionally escaped (leading backslash).
+ * Changes line in place.  Returns 1 when the line has that shape; what the
+ * tag names and what the digest holds are the caller's to check. */
+int check_parse_line(char *line, size_t len, check_line *out);
+
+/* Verifies every check file in o->files; returns 1 when all passed. */
+int check_files(const options *o, OSSL_LIB_CTX *lib);
+
+#endif

@@ -1,0 +1,396 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "front/hasher.h"
+
+#include <openssl/core_names.h>
+#include <openssl/err.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/messages.h"
+#include "ksumprov.h"
+
+#define PROPS "provider=" KSUMPROV_NAME
+
+static const char empty[1] = "";
+
+/* The slot of key in s: its own if it is there, else a new one at the end;
+ * NULL when s is full. */
+static OSSL_PARAM *slot_for(hasher_params *s, const char *key)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (strcmp(s->p[i].key, key) == 0)
+            return &s->p[i];
+    if (s->n == HASHER_PARAMS_MAX)
+        return NULL;
+    s->p[s->n + 1] = OSSL_PARAM_construct_end();
+    return &s->p[s->n++];
+}
+
+/* key with len bytes at bytes, which must outlive the hasher. */
+static int put_bytes(hasher_params *s, const char *key, const void *bytes, size_t len)
+{
+    OSSL_PARAM *p = slot_for(s, key);
+
+    if (p != NULL)
+        *p = OSSL_PARAM_construct_octet_string(key, (void *)bytes, len);
+    return p != NULL;
+}
+
+/* key with a copy of a number, of OSSL_PARAM type type (unsigned or
+ * signed) and len bytes (those of the union's member). */
+static int put_number(hasher_params *s, const char *key, unsigned type,
+                      const void *value, size_t len)
+{
+    OSSL_PARAM *p = slot_for(s, key);
+    void *v;
+
+    if (p == NULL)
+        return 0;
+    v = &s->values[p - s->p];
+    memcpy(v, value, len);
+    *p = (OSSL_PARAM){key, type, v, len, OSSL_PARAM_UNMODIFIED};
+    return 1;
+}
+
+#define PUT_UNSIGNED(s, key, ctype, v) \
+    put_number(s, key, OSSL_PARAM_UNSIGNED_INTEGER, &(ctype){v}, sizeof(ctype))
+#define PUT_SIZE(s, key, v) PUT_UNSIGNED(s, key, size_t, v)
+#define PUT_UINT(s, key, v) PUT_UNSIGNED(s, key, unsigned, v)
+#define PUT_U64(s, key, v) PUT_UNSIGNED(s, key, uint64_t, v)
+#define PUT_INT(s, key, v) put_number(s, key, OSSL_PARAM_INTEGER, &(int){v}, sizeof(int))
+
+/* "size" is the MAC's name, "xoflen" the digests'. */
+static const char *size_key(const hasher *h)
+{
+    return h->mac ? OSSL_MAC_PARAM_SIZE : OSSL_DIGEST_PARAM_XOFLEN;
+}
+
+/* A parameter option's value, as its row says it is sent. */
+static int put_param(hasher_params *s, const option_row *row, const param_value *v)
+{
+    if (row->type == PARAM_COUNT)
+        return PUT_SIZE(s, row->param, v->number);
+    if (row->type == PARAM_BYTE)
+        return PUT_UINT(s, row->param, (unsigned)v->number);
+    return put_bytes(s, row->param, v->text, strlen(v->text));
+}
+
+/* The parameters of what the user gave, and the two that ksum always
+ * sends: the output length (ksum's default may not be the running
+ * OpenSSL's) and KMAC's key (empty by default; OpenSSL's KMAC has none).
+ * 0 when they do not fit. */
+static int build_params(hasher *h, const options *o, unsigned given)
+{
+    unsigned t = h->facts.takes & (given | TAKES_SIZE | TAKES_KEY | TAKES_THREADS);
+    hasher_params *s = &h->sent;
+    int ok = 1;
+
+    s->n = 0;
+    s->p[0] = OSSL_PARAM_construct_end();
+    for (size_t i = 0; i < option_row_count; i++)
+        if (option_rows[i].param != NULL && (t & option_rows[i].takes))
+            ok &= put_param(s, &option_rows[i],
+                            &o->param[TAKES_PARAM_INDEX(option_rows[i].takes)]);
+    if (t & TAKES_XOF)
+        ok &= PUT_INT(s, KSUM_PARAM_XOF, o->xof);
+    if ((t & TAKES_THREADS) && o->threads != 0)
+        ok &= PUT_UINT(s, KSUM_PARAM_THREADS, o->threads);
+    if (t & TAKES_KEY)
+        ok &= put_bytes(s, OSSL_MAC_PARAM_KEY, o->key ? (void *)o->key : (void *)empty,
+                        o->key ? o->key_len : 0);
+    if (t & TAKES_SIZE)
+        ok &= PUT_SIZE(s, size_key(h), h->size);
+    return ok;
+}
+
+static int fetch_failed(const algorithm *alg)
+{
+    char why[512];
+
+    openssl_reason(why, sizeof why);
+    fprintf(message_stream(), "ksum: %s: cannot fetch from ksumprov: %s\n",
+            alg->name, why);
+    return 0;
+}
+
+/* The parameters that the options besides the parameter options send,
+ * and those ksum sends of itself. */
+static const struct {
+    const char *key;
+    unsigned bit;
+} parameters[] = {
+    {OSSL_DIGEST_PARAM_XOFLEN, TAKES_SIZE},   {OSSL_MAC_PARAM_SIZE, TAKES_SIZE},
+    {KSUM_PARAM_XOF, TAKES_XOF},              {OSSL_MAC_PARAM_KEY, TAKES_KEY},
+    {KSUM_PARAM_THREADS, TAKES_THREADS},      {KSUM_PARAM_ELEMENT_LENGTH, TAKES_ELEMENTS},
+    {KSUM_PARAM_BATCH, TAKES_BATCH},
+};
+
+/* What an algorithm takes, from its settable parameters: those above, and
+ * the parameter options' (option_rows). */
+static unsigned takes_of(const OSSL_PARAM *settable)
+{
+    unsigned takes = 0;
+
+    for (size_t i = 0; i < sizeof parameters / sizeof parameters[0]; i++)
+        if (OSSL_PARAM_locate_const(settable, parameters[i].key) != NULL)
+            takes |= parameters[i].bit;
+    for (size_t i = 0; i < option_row_count; i++)
+        if (option_rows[i].param != NULL &&
+            OSSL_PARAM_locate_const(settable, option_rows[i].param) != NULL)
+            takes |= option_rows[i].takes;
+    return takes;
+}
+
+void algorithm_facts_of(EVP_MD *md, EVP_MAC *mac, algorithm_facts *f)
+{
+    OSSL_PARAM p[] = {OSSL_PARAM_construct_size_t(KSUM_PARAM_DEFAULT_SIZE,
+                                                  &f->default_size),
+                      OSSL_PARAM_END};
+
+    memset(f, 0, sizeof *f);
+    if (mac != NULL) {
+        f->takes = takes_of(EVP_MAC_settable_ctx_params(mac));
+        EVP_MAC_get_params(mac, p);
+        return;
+    }
+    f->takes = takes_of(EVP_MD_settable_ctx_params(md));
+    EVP_MD_get_params(md, p);
+    if (!(f->takes & TAKES_SIZE))
+        f->fixed_size = f->default_size = (size_t)EVP_MD_get_size(md);
+}
+
+int algorithm_describe(OSSL_LIB_CTX *lib, const algorithm *a, algorithm_facts *f)
+{
+    EVP_MD *md = a->is_mac ? NULL : EVP_MD_fetch(lib, a->name, PROPS);
+    EVP_MAC *mac = a->is_mac ? EVP_MAC_fetch(lib, a->name, PROPS) : NULL;
+
+    if (md == NULL && mac == NULL)
+        return fetch_failed(a);
+    algorithm_facts_of(md, mac, f);
+    EVP_MD_free(md);
+    EVP_MAC_free(mac);
+    return 1;
+}
+
+size_t hasher_output_size(const algorithm_facts *f, const options *o)
+{
+    return (f->takes & TAKES_SIZE) && o->size ? o->size : f->default_size;
+}
+
+/* hasher_open, sending the options of the bits given (TAKES_*) only. */
+static int open_with(hasher *h, OSSL_LIB_CTX *lib, const algorithm *alg,
+                     const options *o, unsigned given)
+{
+    memset(h, 0, sizeof *h);
+    h->alg = alg;
+    if (alg->is_mac) {
+        h->mac = EVP_MAC_fetch(lib, alg->name, PROPS);
+        h->mac_ctx = h->mac ? EVP_MAC_CTX_new(h->mac) : NULL;
+        if (h->mac_ctx == NULL)
+            return fetch_failed(alg);
+    } else {
+        h->md = EVP_MD_fetch(lib, alg->name, PROPS);
+        h->md_ctx = h->md ? EVP_MD_CTX_new() : NULL;
+        if (h->md_ctx == NULL)
+            return fetch_failed(alg);
+    }
+    algorithm_facts_of(h->md, h->mac, &h->facts);
+    h->size = hasher_output_size(&h->facts, o);
+    h->xof = (h->facts.takes & given & TAKES_XOF) && o->xof;
+    if (!build_params(h, o, given)) {
+        fprintf(message_stream(), "ksum: %s: more than %d parameters to send\n",
+                alg->name, HASHER_PARAMS_MAX);
+        return 0;
+    }
+    return 1;
+}
+
+int hasher_open(hasher *h, OSSL_LIB_CTX *lib, const algorithm *alg,
+                const options *o)
+{
+    return open_with(h, lib, alg, o, o->given);
+}
+
+int hasher_try(OSSL_LIB_CTX *lib, const algorithm *alg, const options *o,
+               unsigned given, char *why, size_t size)
+{
+    hasher h;
+    int ok;
+
+    if (!open_with(&h, lib, alg, o, o->given & given)) {
+        snprintf(why, size, "cannot fetch it");
+        return 0;
+    }
+    ok = hasher_begin(&h);
+    if (!ok)
+        openssl_reason(why, size);
+    hasher_close(&h);
+    return ok;
+}
+
+void hasher_close(hasher *h)
+{
+    EVP_MAC_CTX_free(h->mac_ctx);
+    EVP_MAC_free(h->mac);
+    EVP_MD_CTX_free(h->md_ctx);
+    EVP_MD_free(h->md);
+}
+
+int hasher_set_open(hasher_set *s, OSSL_LIB_CTX *lib, const options *o,
+                    const algorithm *const *algs, size_t n)
+{
+    memset(s, 0, sizeof *s);
+    for (; s->n < n; s->n++) {
+        hasher *h = &s->hs[s->n];
+        if (!hasher_open(h, lib, algs[s->n], o)) {
+            hasher_close(h);
+            return 0;
+        }
+        if (hasher_streams(h))
+            continue;
+        s->sum_bytes += h->size;
+        if ((s->sums[s->n] = malloc(h->size)) == NULL) {
+            hasher_close(h);
+            fprintf(message_stream(), "ksum: out of memory\n");
+            return 0;
+        }
+    }
+    return 1;
+}
+
+void hasher_set_close(hasher_set *s)
+{
+    for (size_t k = 0; k < s->n; k++) {
+        free(s->sums[k]);
+        hasher_close(&s->hs[k]);
+    }
+    s->n = 0;
+}
+
+int hasher_begin(hasher *h)
+{
+    if (h->mac)
+        return EVP_MAC_init(h->mac_ctx, NULL, 0, h->sent.p);
+    return EVP_DigestInit_ex2(h->md_ctx, h->md, h->sent.p);
+}
+
+int hasher_update(hasher *h, const uint8_t *in, size_t len)
+{
+    if (h->mac)
+        return EVP_MAC_update(h->mac_ctx, in, len);
+    return EVP_DigestUpdate(h->md_ctx, in, len);
+}
+
+int hasher_end(hasher *h, uint8_t *out)
+{
+    size_t outl;
+    unsigned int n;
+
+    if (h->mac)
+        return EVP_MAC_final(h->mac_ctx, out, &outl, h->size);
+    if (h->facts.takes & TAKES_SIZE)
+        return EVP_DigestFinalXOF(h->md_ctx, out, h->size);
+    return EVP_DigestFinal_ex(h->md_ctx, out, &n);
+}
+
+int hasher_announce(hasher *h, uint64_t len)
+{
+    OSSL_PARAM p[] = {OSSL_PARAM_construct_uint64(KSUM_PARAM_ELEMENT_LENGTH, &len),
+                      OSSL_PARAM_END};
+
+    return EVP_MD_CTX_set_params(h->md_ctx, p);
+}
+
+int hasher_squeeze(hasher *h, uint8_t *out, size_t len)
+{
+    OSSL_PARAM p[] = {OSSL_PARAM_construct_octet_string(KSUM_PARAM_SQUEEZE, out, len),
+                      OSSL_PARAM_END};
+
+    if (h->mac)
+        return EVP_MAC_CTX_get_params(h->mac_ctx, p);
+    return EVP_MD_CTX_get_params(h->md_ctx, p);
+}
+
+/* The slots exist already, or there is room (build_params leaves some):
+ * the setters cannot fail. */
+_Static_assert(HASHER_PARAMS_MAX >= OPTIONS_PARAMS_MAX + 5,
+               "the parameter options', four build_params sends besides, and a batch id");
+
+void hasher_set_size(hasher *h, size_t size)
+{
+    h->size = size;
+    if (h->facts.takes & TAKES_SIZE)
+        PUT_SIZE(&h->sent, size_key(h), size);
+}
+
+void hasher_set_threads(hasher *h, unsigned n)
+{
+    if (h->facts.takes & TAKES_THREADS)
+        PUT_UINT(&h->sent, KSUM_PARAM_THREADS, n);
+}
+
+void hasher_join(hasher *h, uint64_t id)
+{
+    hasher_params *s = &h->sent;
+
+    if (!(h->facts.takes & TAKES_BATCH))
+        return;
+    if (id != 0)
+        PUT_U64(s, KSUM_PARAM_BATCH, id);
+    /* An id is the last parameter: only this adds one after hasher_open. */
+    else if (s->n > 0 && strcmp(s->p[s->n - 1].key, KSUM_PARAM_BATCH) == 0)
+        s->p[--s->n] = OSSL_PARAM_construct_end();
+}
+
+/* The name a context's "backend" points to, copied into name. */
+static int copy_backend(const char *chosen, char *name, size_t size)
+{
+    if (chosen == NULL || strlen(chosen) >= size)
+        return 0;
+    strcpy(name, chosen);
+    return 1;
+}
+
+size_t hasher_batch_prefix(hasher *h)
+{
+    uint64_t prefix = 0;
+    OSSL_PARAM p[] = {OSSL_PARAM_construct_uint64(KSUM_PARAM_BATCH_PREFIX, &prefix),
+                      OSSL_PARAM_END};
+    int ok = (h->facts.takes & TAKES_BATCH) &&
+             (h->mac ? EVP_MAC_CTX_get_params(h->mac_ctx, p)
+                     : EVP_MD_CTX_get_params(h->md_ctx, p));
+
+    ERR_clear_error();
+    if (!ok)
+        return 0;
+    return prefix == 0 || prefix > SIZE_MAX ? SIZE_MAX : (size_t)prefix;
+}
+
+unsigned hasher_lanes(hasher *h)
+{
+    unsigned lanes = 0;
+    OSSL_PARAM p[] = {OSSL_PARAM_construct_uint(KSUM_PARAM_LANES, &lanes), OSSL_PARAM_END};
+    int ok = h->mac ? EVP_MAC_CTX_get_params(h->mac_ctx, p)
+                    : EVP_MD_CTX_get_params(h->md_ctx, p);
+
+    ERR_clear_error();
+    return ok ? lanes : 0;
+}
+
+int hasher_backend(OSSL_LIB_CTX *lib, char *name, size_t size)
+{
+    EVP_MD *md = EVP_MD_fetch(lib, algorithm_default()->name, PROPS);
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    const char *chosen = NULL;
+    OSSL_PARAM p[] = {OSSL_PARAM_construct_utf8_ptr(KSUM_PARAM_BACKEND,
+                                                    (char **)&chosen, 0),
+                      OSSL_PARAM_END};
+    int ok = md != NULL && ctx != NULL && EVP_DigestInit_ex2(ctx, md, NULL) &&
+             EVP_MD_CTX_get_params(ctx, p) && copy_backend(chosen, name, size);
+
+    EVP_MD_CTX_free(ctx);
+    EVP_MD_free(md);
+    ERR_clear_error();
+    return ok;
+}

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Hashing files through EVP: one fetch per algorithm, one init and one
+ * final per file. */
+#ifndef KSUM_CLI_HASHER_H
+#define KSUM_CLI_HASHER_H
+
+#include <openssl/evp.h>
+#include <stdint.h>
+
+#include "front/options.h"
+
+/* The most parameters one begin sends. */
+#define HASHER_PARAMS_MAX 16
+
+/* What a hasher sends at each begin: the OSSL_PARAMs point into values (the
+ * numbers, copied) or at bytes that nothing changes once the options are
+ * parsed (-C, -f and the key); nothing else can change what is sent. */
+typedef struct hasher_params {
+    OSSL_PARAM p[HASHER_PARAMS_MAX + 1];    /* ended by OSSL_PARAM_END */
+    union {
+        size_t size;
+        unsigned uint;
+        int flag;
+        uint64_t u64;
+    } values[HASHER_PARAMS_MAX];            /* values[i] is p[i]'s number */
+    size_t n;
+} hasher_params;
+
+/* What EVP says of an algorithm. */
+typedef struct algorithm_facts {
+    size_t fixed_size;    /* output bytes of a fixed-length digest; 0: any */
+    size_t default_size;  /* output bytes without -n (ksumprov's default) */
+    unsigned takes;       /* TAKES_* */
+} algorithm_facts;
+
+/* Asks EVP about a (fetched from lib); 0 with a message when it cannot. */
+int algorithm_describe(OSSL_LIB_CTX *lib, const algorithm *a, algorithm_facts *f);
+
+/* The same from a fetched EVP_MD or EVP_MAC (one of them NULL). */
+void algorithm_facts_of(EVP_MD *md, EVP_MAC *mac, algorithm_facts *f);
+
+typedef struct hasher {
+    const algorithm *alg;
+    algorithm_facts facts;
+    EVP_MD *md;
+    EVP_MD_CTX *md_ctx;
+    EVP_MAC *mac;
+    EVP_MAC_CTX *mac_ctx;
+    size_t size;          /* output bytes; changed by hasher_set_size only */
+    int xof;              /* the XOF mode (-x) of an algorithm that has one */
+    hasher_params sent;   /* built by hasher_open, then changed only by
+                             hasher_set_size and hasher_join */
+} hasher;
+
+/* Outputs longer than this are squeezed and printed piece by piece
+ * (KSUM_PARAM_SQUEEZE), never held in memory whole. */
+#define HASHER_STREAM_MIN ((size_t)1 << 20)
+
+/* The output bytes of an algorithm under the options (-n or the
+ * default). */
+size_t hasher_output_size(const algorithm_facts *f, const options *o);
+#define hasher_streams(h) ((h)->size > HASHER_STREAM_MIN)
+/* The XOF mode (-x) of an algorithm that has one is on. */
+#define hasher_is_xof(h) ((h)->xof)
+
+/* Fetches the algorithm and builds what it sends from the options; prints
+ * an error and returns 0 on failure. */
+int hasher_open(hasher *h, OSSL_LIB_CTX *lib, const algorithm *alg,
+                const options *o);
+void hasher_close(hasher *h);
+/* From the next begin on, the output is size bytes (check mode verifies
+ * each line at its own length). */
+void hasher_set_size(hasher *h, size_t size);
+/* A tree mode hashes on at most n threads (the others ignore it); before
+ * hasher_join. */
+void hasher_set_threads(hasher *h, unsigned n);
+/* Whether the provider accepts the options of the given bits (TAKES_*)
+ * for alg: a message is begun with them; *why gets its reason if not. */
+int hasher_try(OSSL_LIB_CTX *lib, const algorithm *alg, const options *o,
+               unsigned given, char *why, size_t size);
+
+/* One message: begin, any number of updates, end writing h->size bytes.
+ * Each returns 1 on success, 0 when EVP failed. */
+int hasher_begin(hasher *h);
+int hasher_update(hasher *h, const uint8_t *in, size_t len);
+int hasher_end(hasher *h, uint8_t *out);
+/* TupleHash: the next element is len bytes (KSUM_PARAM_ELEMENT_LENGTH). */
+int hasher_announce(hasher *h, uint64_t len);
+/* Instead of hasher_end: the next len bytes of output, any number of times. */
+int hasher_squeeze(hasher *h, uint8_t *out, size_t len);
+
+/* From the next begin on, the context is in batch group id (0: none), when
+ * the algorithm takes KSUM_PARAM_BATCH; the id goes with every init, since
+ * a digest's init resets it (and OpenSSL 3.0 makes a new context). */
+void hasher_join(hasher *h, uint64_t id);
+/* How many messages the backend of h's context (begun) absorbs side by
+ * side (KSUM_PARAM_LANES); 0 when EVP could not tell. */
+unsigned hasher_lanes(hasher *h);
+/* How many first bytes of a message (h's context begun) its batch group
+ * absorbs together with the other members' (KSUM_PARAM_BATCH_PREFIX):
+ * SIZE_MAX for all of it, 0 for none (an algorithm that does not batch, or
+ * EVP could not tell). */
+size_t hasher_batch_prefix(hasher *h);
+
+/* A hasher for each of n algorithms, and their outputs. */
+typedef struct hasher_set {
+    hasher hs[OPTIONS_ALGS_MAX];
+    uint8_t *sums[OPTIONS_ALGS_MAX];  /* NULL where the output is streamed */
+    size_t n;
+    size_t sum_bytes;                 /* the outputs held, together */
+} hasher_set;
+
+/* Opens them; prints an error and returns 0 on failure (hasher_set_close
+ * is still due). */
+int hasher_set_open(hasher_set *s, OSSL_LIB_CTX *lib, const options *o,
+                    const algorithm *const *algs, size_t n);
+void hasher_set_close(hasher_set *s);
+
+/* The Keccak backend ksumprov chose (KSUM_PARAM_BACKEND of a context),
+ * into name; 0 when EVP could not tell. */
+int hasher_backend(OSSL_LIB_CTX *lib, char *name, size_t size);
+
+#endif

@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * ksum's command line: one table of options (option_rows, one row per
+ * option), from which getopt_long's table, the names messages give and the
+ * help text come; and what the user said (struct options).  What EVP
+ * answered for it is resolve.h's.
+ */
+#ifndef KSUM_CLI_OPTIONS_H
+#define KSUM_CLI_OPTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "front/algorithms.h"
+
+/* What an algorithm takes: the options ksum maps to its parameters.
+ * Bits of algorithm_facts.takes (hasher.h), from the algorithm's settable
+ * parameters, and of options.given. */
+enum takes {
+    TAKES_SIZE = 1 << 0,      /* -n, -l: "xoflen" or "size" */
+    TAKES_XOF = 1 << 1,       /* -x: "xof" */
+    TAKES_KEY = 1 << 2,       /* -k, --key-file: "key" */
+    TAKES_THREADS = 1 << 3,   /* "threads": one input on several threads */
+    TAKES_ELEMENTS = 1 << 4,  /* "element-length": each FILE an element */
+    TAKES_BATCH = 1 << 5,     /* "batch": several inputs absorbed together */
+};
+
+/* The options that send a parameter of their own and nothing else (-C, -f,
+ * -B, --domain): the row numbered i (its PARAM) takes TAKES_PARAM(i), and
+ * its value is options.param[i]. */
+#define OPTIONS_PARAMS_MAX 8
+#define TAKES_PARAM(i) (1u << (8 + (i)))
+#define TAKES_PARAMS (((1u << OPTIONS_PARAMS_MAX) - 1) << 8)
+#define TAKES_PARAM_INDEX(bit) ((size_t)__builtin_ctz(bit) - 8)
+
+/* What a parameter option's argument is, and how it is sent. */
+typedef enum param_type {
+    PARAM_NONE,
+    PARAM_TEXT,     /* the bytes given, as an octet string */
+    PARAM_COUNT,    /* a positive decimal below 2^61, as a size_t */
+    PARAM_BYTE,     /* 0 to 255, decimal or hexadecimal after 0x, as a uint */
+} param_type;
+
+/* A parameter option's value, when given (text is then not NULL). */
+typedef struct param_value {
+    const char *text;   /* as given, for messages; PARAM_TEXT's bytes */
+    size_t number;      /* PARAM_COUNT's and PARAM_BYTE's */
+} param_value;
+
+typedef struct options options;
+typedef struct option_row option_row;
+
+/* What an option does with its argument (NULL when it takes none); 0 once
+ * it has said why it refuses it. */
+typedef int option_setter(options *o, const option_row *row, const char *arg);
+
+/* One option.  Its names, its argument, what it sets, what an algorithm
+ * must take for it, and its place in --help. */
+struct option_row {
+    const char *name;       /* "--block-size" */
+    const char *shorts;     /* its short names: "B", "Vv", or "" */
+    const char *arg;        /* its argument as --help names it; NULL: none */
+    option_setter *set;
+    size_t field;           /* the int or string of options set_flag and
+                               set_text set */
+    unsigned takes;         /* TAKES_*: an option none of the algorithms
+                               takes is an error; 0: any algorithm takes it */
+    const char *param;      /* the parameter set_param sends (KSUM_PARAM_*) */
+    param_type type;        /* its type */
+    const char *what;       /* its value in messages: "invalid block size" */
+    int help_at;            /* its line among --help's common options,
+                               from 1; -n: named n-th among the others */
+    const char *help;       /* its text there; NULL: its names go on the
+                               line of the option at help_at - 1 */
+};
+
+extern const option_row option_rows[];
+extern const size_t option_row_count;
+
+/* -n: 2^48 bytes; outputs over 1 MiB are streamed, not held in memory */
+#define KSUM_MAX_OUTPUT_SIZE ((size_t)1 << 48)
+
+/* The most algorithms one run computes (every switch's, at most). */
+#define OPTIONS_ALGS_MAX 32
+
+/* An algorithm switch, or -a's argument (names separated by commas), in
+ * the order given, until options_resolve. */
+typedef struct algorithm_choice {
+    const algorithm *alg;
+    const char *names;
+} algorithm_choice;
+
+struct resolved;
+
+/* What the user said: options_parse fills it; the judges of resolve.c may
+ * settle what options imply (-l is -n in bytes, -w with -r warns of what
+ * the walk skips), never with anything EVP said.  What EVP answered is
+ * another struct, resolve.h's, which evp points to once it exists. */
+struct options {
+    const struct resolved *evp;  /* from options_resolve; NULL before */
+    int alg_given;           /* an algorithm switch or -a was used */
+    algorithm_choice *choices;
+    size_t nchoices;
+    unsigned given;          /* TAKES_* bits of the options used */
+    /* For each bit of given, the option that set it last: the one
+     * messages name (--key or --key-file, --output-size or --length). */
+    const option_row *given_as[8 + OPTIONS_PARAMS_MAX];
+    param_value param[OPTIONS_PARAMS_MAX];  /* by TAKES_PARAM number */
+    size_t size;             /* -n; 0 when absent */
+    int xof;
+    uint8_t *key;            /* -k or --key-file; NULL: the empty key */
+    size_t key_len;
+    unsigned threads;        /* --threads; 0: all CPUs */
+    int binary, tag, zero;
+    int text_given;         /* -t: only to refuse it with --check */
+    int check, quiet, status, strict, warn, ignore_missing;
+    char **files;            /* NULL-terminated; "-" when none were given */
+    int operands;            /* FILEs were given */
+    /* Directories and name lists (issue 12, item 5), progress (item 6). */
+    int recursive;           /* -r: the regular files under directories */
+    int dereference;         /* -L: the walk follows symbolic links */
+    int walk_warn;           /* -w with -r: say what the walk skips */
+    const char *files_from;  /* --files-from: names from this file ("-": stdin) */
+    int progress;            /* --progress */
+    /* Output forms as cksum and b3sum have them (issue 12). */
+    int base64;              /* digests in base64, not hex */
+    int raw;                 /* the digest's bytes alone */
+    int no_names;            /* the digest alone on its line */
+    int untagged;            /* --untagged was given (the default form) */
+    size_t length_bits;      /* -l; 0 when absent (then in size, bytes) */
+    /* One object in parts (issue 20, parts.c). */
+    const char *part_share;  /* --part K/N */
+    const char *part_range;  /* --part-range START:LEN */
+    int combine;             /* --combine */
+};
+
+/* The option that sets a TAKES_* bit ("--customization"), for messages:
+ * the one given last. */
+const char *option_name(const options *o, unsigned bit);
+/* The argument given to the option that sends param (KSUM_PARAM_*), or
+ * NULL when none was. */
+const char *option_text(const options *o, const char *param);
+
+/* Parses argv; on a usage error prints the message and returns 0 (then
+ * options_free is still due).  Exits for --help and --version. */
+int options_parse(options *o, int argc, char **argv);
+void options_free(options *o);
+
+#endif

@@ -1,0 +1,366 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Every conflict between options, judged in one place after parsing: first
+ * those the options alone decide (options_judge), then, with the provider
+ * loaded, the algorithms asked for, what EVP says they take, and whether
+ * the options apply to them (options_resolve). */
+#include "front/resolve.h"
+
+#include <openssl/crypto.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/messages.h"
+#include "front/hasher.h"
+
+/* ---- the options alone ---- */
+
+/* Before the check-mode rules: -w also says what a walk skips, so it is
+ * taken here when there is -r and no --check. */
+static int walk_options_agree(options *o)
+{
+    if (o->check && (o->recursive || o->files_from || o->progress))
+        return usage_error("%s is not meaningful with --check",
+                           o->recursive ? "--recursive" : o->files_from ? "--files-from"
+                           : "--progress");
+    if (o->dereference && !o->recursive)
+        return usage_error("--dereference is only meaningful with --recursive");
+    if (o->files_from != NULL && o->operands)
+        return usage_error("file operands cannot be combined with --files-from");
+    if (!o->check && o->warn && o->recursive) {
+        o->walk_warn = 1;
+        o->warn = 0;
+    }
+    return 1;
+}
+
+/* The check options without --check: the first given, in coreutils'
+ * order, is named. */
+static int check_options_agree(const options *o)
+{
+    const char *option = o->check ? NULL
+                       : o->ignore_missing ? "--ignore-missing" : o->status ? "--status"
+                       : o->warn ? "--warn" : o->quiet ? "--quiet"
+                       : o->strict ? "--strict" : NULL;
+
+    if (option == NULL)
+        return 1;
+    return usage_error("the %s option is meaningful only when verifying checksums", option);
+}
+
+/* The first of the output forms given besides --raw (or --no-names). */
+static const char *form_besides(const options *o, int raw)
+{
+    return o->tag ? "--tag" : o->untagged && raw ? "--untagged"
+         : o->base64 && raw ? "--base64" : o->no_names && raw ? "--no-names"
+         : o->zero && raw ? "--zero" : o->binary ? "--binary" : NULL;
+}
+
+/* Forms that exclude each other, forms in check mode, and -l against -n. */
+static int forms_agree(options *o)
+{
+    const char *other;
+
+    if (o->check && (other = o->tag ? "--tag" : o->untagged ? "--untagged"
+                             : o->base64 ? "--base64" : o->raw ? "--raw"
+                             : o->no_names ? "--no-names" : NULL) != NULL)
+        return usage_error("the %s option is meaningless when verifying checksums",
+                           other);
+    /* As coreutils: a check file is read by lines whatever -z says, and
+     * its '*' marks say binary; accepting the options would mislead. */
+    if (o->check && (o->binary || o->text_given))
+        return usage_error("the --binary and --text options are meaningless when "
+                           "verifying checksums");
+    if (o->check && o->zero)
+        return usage_error("the --zero option is not supported when verifying checksums");
+    if (o->raw && (other = form_besides(o, 1)) != NULL)
+        return usage_error("--raw and %s are mutually exclusive", other);
+    if (o->no_names && (other = form_besides(o, 0)) != NULL)
+        return usage_error("--no-names and %s are mutually exclusive", other);
+    if (o->length_bits == 0)
+        return 1;
+    if (o->size != 0 && o->size != o->length_bits / 8)
+        return usage_error("--length=%zu (bits) and --output-size=%zu (bytes) disagree",
+                           o->length_bits, o->size);
+    o->size = o->length_bits / 8;
+    return 1;
+}
+
+/* One object in parts (parts.c does it): one way, one FILE (--combine
+ * reads record files), nothing to check, walk or read names from. */
+static int parts_options_agree(const options *o)
+{
+    int modes = (o->part_share != NULL) + (o->part_range != NULL) + o->combine;
+    const char *mode = o->combine ? "--combine" : o->part_share ? "--part" : "--part-range";
+
+    if (modes == 0)
+        return 1;
+    if (modes > 1)
+        return message_fail("--part, --part-range and --combine exclude each other");
+    if (o->check || o->recursive || o->files_from != NULL)
+        return message_fail("%s cannot be used with %s", mode,
+                            o->check ? "--check" : o->recursive ? "--recursive"
+                            : "--files-from");
+    if (!o->combine && o->files[1] != NULL)
+        return message_fail("%s takes one FILE", mode);
+    return 1;
+}
+
+int options_judge(options *o)
+{
+    return walk_options_agree(o) && check_options_agree(o) && forms_agree(o) &&
+           parts_options_agree(o);
+}
+
+/* ---- with the provider: the algorithms and what they take ---- */
+
+/* Once the algorithm is known: TupleHash's one line names every file, so a
+ * walk or a list, of any length, cannot be its tuple. */
+static int check_walk_algorithm(const options *o, const resolved *r)
+{
+    if ((o->recursive || o->files_from) && (r->facts.takes & TAKES_ELEMENTS)) {
+        fprintf(message_stream(), "ksum: %s cannot be used with %s, which hashes "
+                "the FILEs as one tuple\n",
+                o->recursive ? "--recursive" : "--files-from", r->alg->name);
+        usage_hint();
+        return 0;
+    }
+    return 1;
+}
+
+/* --raw prints one sum: of one FILE, or of TupleHash's tuple. */
+static int raw_has_one_sum(const options *o, const resolved *r)
+{
+    if (!o->raw || (r->facts.takes & TAKES_ELEMENTS) ||
+        (o->files[1] == NULL && !o->recursive && o->files_from == NULL))
+        return 1;
+    return usage_error("the --raw option is not supported with multiple files");
+}
+
+static int unknown_algorithm(const char *name)
+{
+    FILE *f = message_stream();
+
+    fputs("ksum: unknown algorithm '", f);
+    print_name(f, name, name_needs_escape(name));
+    fputs("'\n", f);
+    usage_hint();
+    return 0;
+}
+
+/* Each algorithm once: a second switch for it (--k12 --kt128) adds
+ * nothing. */
+static void add_algorithm(resolved *r, const algorithm *a)
+{
+    if (options_chosen(r, a) == NULL && r->nalgs < OPTIONS_ALGS_MAX)
+        r->algs[r->nalgs++] = a;
+}
+
+const algorithm *options_chosen(const resolved *r, const algorithm *a)
+{
+    for (size_t i = 0; i < r->nalgs; i++)
+        if (strcmp(r->algs[i]->name, a->name) == 0)
+            return r->algs[i];
+    return NULL;
+}
+
+/* -a A,B,...: any name the provider knows, each. */
+static int add_named(resolved *r, OSSL_LIB_CTX *lib, const char *names)
+{
+    for (const char *at = names;;) {
+        size_t len = strcspn(at, ",");
+        char *name = OPENSSL_strndup(at, len);
+        const algorithm *a = name != NULL ? algorithm_lookup(lib, name) : NULL;
+        if (name == NULL) {
+            fprintf(message_stream(), "ksum: out of memory\n");
+            return 0;
+        }
+        if (a == NULL) {
+            unknown_algorithm(name);
+            OPENSSL_free(name);
+            return 0;
+        }
+        OPENSSL_free(name);
+        add_algorithm(r, a);
+        if (at[len] == '\0')
+            return 1;
+        at += len + 1;
+    }
+}
+
+/* "SHA3-256", or "any of SHA3-256, SHAKE128". */
+static void print_algorithms(FILE *f, const resolved *r)
+{
+    if (r->nalgs > 1)
+        fputs("any of ", f);
+    for (size_t i = 0; i < r->nalgs; i++)
+        fprintf(f, "%s%s", i > 0 ? ", " : "", r->algs[i]->name);
+}
+
+/* An option none of the algorithms takes is an error, not ignored; with
+ * several, each option goes to those that take it (-n to every
+ * variable-length one).  In check mode without an algorithm switch,
+ * tagged lines choose the algorithm and each takes what applies to it, but
+ * a key needs a keyed algorithm named on the command line: otherwise the
+ * lines would choose whether the key is used at all. */
+static int check_applicable(const options *o, const resolved *r)
+{
+    unsigned extra = o->given & ~r->takes_any;
+    FILE *f;
+
+    if ((o->given & TAKES_KEY) && o->check && !o->alg_given) {
+        fprintf(message_stream(), "ksum: option %s needs a keyed algorithm: "
+                "--kmac128 or --kmac256\n", option_name(o, TAKES_KEY));
+        usage_hint();
+        return 0;
+    }
+    /* With a key, check mode verifies keyed lines only: an unkeyed
+     * algorithm beside the KMAC would let its lines pass for keyed ones. */
+    for (size_t i = 0; (o->given & TAKES_KEY) && o->check && i < r->nalgs; i++)
+        if (!(r->facts_of[i].takes & TAKES_KEY)) {
+            fprintf(message_stream(), "ksum: option %s verifies only KMAC lines: "
+                    "%s takes no key\n", option_name(o, TAKES_KEY), r->algs[i]->name);
+            usage_hint();
+            return 0;
+        }
+    if (extra == 0 || (o->check && !o->alg_given))
+        return 1;
+    for (unsigned bit = 1; bit != 0; bit <<= 1)
+        if (extra & bit) {
+            f = message_stream();
+            fprintf(f, "ksum: option %s does not apply to ", option_name(o, bit));
+            print_algorithms(f, r);
+            fputc('\n', f);
+            usage_hint();
+            return 0;
+        }
+    return 1;
+}
+
+/* Several algorithms print one tagged line each per file; TupleHash's one
+ * line for all the files cannot be among them. */
+static int check_several(const options *o, resolved *r)
+{
+    if (r->nalgs < 2 || o->check)
+        return 1;
+    for (size_t i = 0; i < r->nalgs; i++)
+        if (r->facts_of[i].takes & TAKES_ELEMENTS) {
+            fprintf(message_stream(), "ksum: %s hashes all the FILEs as one tuple: "
+                    "it cannot be computed with other algorithms\n",
+                    r->algs[i]->name);
+            usage_hint();
+            return 0;
+        }
+    if (o->untagged || o->no_names || o->raw) {
+        fprintf(message_stream(), "ksum: %s cannot be used with several algorithms: "
+                "each line names its algorithm\n",
+                o->untagged ? "--untagged" : o->no_names ? "--no-names" : "--raw");
+        usage_hint();
+        return 0;
+    }
+    r->tagged = 1;
+    return 1;
+}
+
+/* The parameter options whose values the provider judges one at a time:
+ * the numbers, so that a refused one is named with the provider's reason.
+ * A string goes with the others ("refuses the options given"): it may be
+ * long, and is not shown back. */
+static int judged_alone(const option_row *r)
+{
+    return r->type == PARAM_COUNT || r->type == PARAM_BYTE;
+}
+
+static unsigned judged_alone_given(const options *o)
+{
+    unsigned bits = 0;
+
+    for (size_t i = 0; i < option_row_count; i++)
+        if (judged_alone(&option_rows[i]))
+            bits |= o->given & option_rows[i].takes;
+    return bits;
+}
+
+/* The provider judges the values ksum passes on. */
+static int values_accepted_by(const options *o, OSSL_LIB_CTX *lib,
+                              const algorithm *alg, const algorithm_facts *facts)
+{
+    char why[512];
+
+    for (size_t i = 0; i < option_row_count; i++) {
+        const option_row *r = &option_rows[i];
+        if (!judged_alone(r) || !(o->given & facts->takes & r->takes) ||
+            hasher_try(lib, alg, o, r->takes, why, sizeof why))
+            continue;
+        return bad_value(r->what, o->param[TAKES_PARAM_INDEX(r->takes)].text, why);
+    }
+    if (hasher_try(lib, alg, o, o->given, why, sizeof why))
+        return 1;
+    fprintf(message_stream(), "ksum: %s refuses the options given: %s\n", alg->name, why);
+    usage_hint();
+    return 0;
+}
+
+/* Each algorithm judges the values it takes. */
+static int values_accepted(const options *o, const resolved *r, OSSL_LIB_CTX *lib)
+{
+    for (size_t k = 0; k < r->nalgs; k++)
+        if (!values_accepted_by(o, lib, r->algs[k], &r->facts_of[k]))
+            return 0;
+    return 1;
+}
+
+/* In check mode without a switch the lines choose the algorithm; a value
+ * is still judged at the start, by the first algorithm that takes it, so
+ * that a bad one is one usage error and not a failure on every line. */
+static int values_accepted_unswitched(const options *o, OSSL_LIB_CTX *lib)
+{
+    algorithm_facts f;
+    unsigned left = judged_alone_given(o);
+
+    for (size_t i = 0; left != 0 && i < algorithm_count; i++) {
+        if (!algorithm_describe(lib, &algorithms[i], &f))
+            return 0;
+        f.takes &= left;
+        if (f.takes == 0)
+            continue;
+        left &= ~f.takes;
+        if (!values_accepted_by(o, lib, &algorithms[i], &f))
+            return 0;
+    }
+    return 1;
+}
+
+/* The algorithms asked for, each once, and what EVP says of each. */
+static int resolve_algorithms(const options *o, OSSL_LIB_CTX *lib, resolved *r)
+{
+    memset(r, 0, sizeof *r);
+    for (size_t i = 0; i < o->nchoices; i++) {
+        if (o->choices[i].alg != NULL)
+            add_algorithm(r, o->choices[i].alg);
+        else if (!add_named(r, lib, o->choices[i].names))
+            return 0;
+    }
+    if (r->nalgs == 0)
+        add_algorithm(r, algorithm_default());
+    for (size_t i = 0; i < r->nalgs; i++) {
+        if (!algorithm_describe(lib, r->algs[i], &r->facts_of[i]))
+            return 0;
+        r->takes_any |= r->facts_of[i].takes;
+    }
+    r->alg = r->algs[0];
+    r->facts = r->facts_of[0];
+    return 1;
+}
+
+int options_resolve(options *o, OSSL_LIB_CTX *lib, resolved *r)
+{
+    if (!resolve_algorithms(o, lib, r) || !check_applicable(o, r) ||
+        !raw_has_one_sum(o, r) || !check_several(o, r) || !check_walk_algorithm(o, r))
+        return 0;
+    if (o->check && !o->alg_given ? !values_accepted_unswitched(o, lib)
+                                  : !values_accepted(o, r, lib))
+        return 0;
+    o->evp = r;
+    return 1;
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The options once the provider is loaded: what EVP answered for them
+ * (options.h holds what was said), and the conflicts between them. */
+#ifndef KSUM_CLI_RESOLVE_H
+#define KSUM_CLI_RESOLVE_H
+
+#include <openssl/types.h>
+
+#include "front/hasher.h"
+#include "front/options.h"
+
+/* What EVP answered for the options: the algorithms asked for, each once
+ * (by provider name), in order, and what each takes.  Several are computed
+ * from one read of each file. */
+typedef struct resolved {
+    const algorithm *alg;    /* algs[0] */
+    algorithm_facts facts;   /* alg's */
+    const algorithm *algs[OPTIONS_ALGS_MAX];
+    algorithm_facts facts_of[OPTIONS_ALGS_MAX];
+    size_t nalgs;
+    unsigned takes_any;      /* what at least one of them takes */
+    int tagged;              /* several: each line names its algorithm, as --tag */
+} resolved;
+
+/* The conflicts between options that need no provider, in a fixed order;
+ * settles what some imply (-l is -n in bytes, -w with -r warns of what the
+ * walk skips).  Prints the message and returns 0 on a conflict. */
+int options_judge(options *o);
+
+/* Fills r: the algorithms -a names (any name the provider knows), what
+ * they take, and whether the options given apply to them; prints the
+ * message and returns 0 when not.  On success o->evp is r. */
+int options_resolve(options *o, OSSL_LIB_CTX *lib, resolved *r);
+/* The chosen algorithm that is a (the same provider algorithm), or NULL. */
+const algorithm *options_chosen(const resolved *r, const algorithm *a);
+
+#endif

@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#define _GNU_SOURCE /* O_TMPFILE */
+#include "input/tuple.h"
+
+#include "input/feed.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* An element of size bytes, announced, then fed: more or fewer bytes than
+ * that means it changed (feed.h judges it). */
+static int regular_element(hasher *h, feed *f, uint64_t size, input *in)
+{
+    if (!hasher_announce(h, size))
+        return KSUM_EHASH;
+    f->length = size;
+    return feed_all(f, &h, 1, in);
+}
+
+/* A stream waits in memory up to this, then in a temporary file. */
+#define STREAM_IN_MEMORY ((size_t)32 << 20)
+
+/* Reads fd to its end, or until *len passes limit (*more then says so:
+ * a stream of limit bytes exactly stays in memory). */
+static int read_stream(int fd, uint8_t **buf, size_t *len, size_t limit, int *more)
+{
+    size_t cap = 0;
+    uint8_t *grown;
+
+    *more = 0;
+    for (;;) {
+        ssize_t n;
+        if (*len > limit) {
+            *more = 1;
+            return 0;
+        }
+        if (*len == cap) {
+            cap = cap == 0 ? 1 << 16 : 2 * cap <= limit ? 2 * cap : limit + 1;
+            if ((grown = realloc(*buf, cap)) == NULL)
+                return ENOMEM;
+            *buf = grown;
+        }
+        n = read(fd, *buf + *len, cap - *len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return n < 0 ? errno : 0;
+        *len += (size_t)n;
+    }
+}
+
+/* 1 when all of p was written. */
+static int write_all(int fd, const uint8_t *p, size_t len)
+{
+    while (len > 0) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return 0;
+        p += n;
+        len -= (size_t)n;
+    }
+    return 1;
+}
+
+/* An unnamed file in $TMPDIR (or /tmp), gone when closed; -1 if none. */
+static int temporary_file(void)
+{
+    const char *dir = getenv("TMPDIR");
+    char path[4096];
+    int fd;
+
+    if (dir == NULL || *dir == '\0')
+        dir = "/tmp";
+    fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR))
+        return fd;
+    /* A file system without O_TMPFILE: a named file, unlinked at once. */
+    if (snprintf(path, sizeof path, "%s/ksum-XXXXXX", dir) >= (int)sizeof path) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    if ((fd = mkstemp(path)) >= 0)
+        unlink(path);
+    return fd;
+}
+
+/* The first bytes of a long stream, then the rest of it, into a temporary
+ * file; then that file as a regular element. */
+static int spilled_element(hasher *h, int fd, const uint8_t *head, size_t len, input *in)
+{
+    int tmp = temporary_file(), err;
+    uint64_t total = len;
+
+    if (tmp < 0) {
+        in->spill_errno = errno;
+        return KSUM_ESPILL;
+    }
+    err = write_all(tmp, head, len) ? 0 : KSUM_ESPILL;
+    while (err == 0) {
+        ssize_t n = read(fd, in->buf[0], in->size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            err = n < 0 ? errno : 0;
+            break;
+        }
+        if (!write_all(tmp, in->buf[0], (size_t)n))
+            err = KSUM_ESPILL;
+        total += (uint64_t)n;
+    }
+    if (err == KSUM_ESPILL)
+        in->spill_errno = errno;    /* the failed write's: ENOSPC, EDQUOT, ... */
+    if (err == 0 && lseek(tmp, 0, SEEK_SET) != 0)
+        err = errno;
+    if (err == 0) {
+        feed f;
+        feed_use(&f, tmp, NULL);
+        err = regular_element(h, &f, total, in);
+    }
+    close(tmp);
+    return err;
+}
+
+/* A stream: its length, which TupleHash needs before its bytes, is known
+ * only at its end. */
+static int stream_element(hasher *h, int fd, input *in)
+{
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    int more, err = read_stream(fd, &buf, &len, STREAM_IN_MEMORY, &more);
+
+    if (err == 0 && more)
+        err = spilled_element(h, fd, buf, len, in);
+    else if (err == 0 && (!hasher_announce(h, len) || !hasher_update(h, buf, len)))
+        err = KSUM_EHASH;
+    free(buf);
+    return err;
+}
+
+/* Standard input: a regular file redirected to it has a known length from
+ * where it stands; anything else is a stream. */
+static int stdin_element(hasher *h, input *in)
+{
+    struct stat st;
+    off_t at;
+    feed f;
+
+    if (fstat(STDIN_FILENO, &st) == 0 && size_is_known(STDIN_FILENO, &st) &&
+        (at = lseek(STDIN_FILENO, 0, SEEK_CUR)) >= 0 && at <= st.st_size) {
+        feed_use(&f, STDIN_FILENO, NULL);
+        return regular_element(h, &f, (uint64_t)(st.st_size - at), in);
+    }
+    return stream_element(h, STDIN_FILENO, in);
+}
+
+static int element(hasher *h, const char *path, input *in)
+{
+    feed f;
+    int err;
+
+    if (strcmp(path, "-") == 0)
+        return stdin_element(h, in);
+    if ((err = feed_open(&f, path, in->regular_only, 0, NULL)) != 0)
+        return err;
+    if (size_is_known(f.fd, &f.before))
+        err = regular_element(h, &f, (uint64_t)f.before.st_size, in);
+    else
+        err = stream_element(h, f.fd, in);
+    feed_close(&f);
+    return err;
+}
+
+int hash_tuple(hasher *h, char *const *paths, size_t n, input *in, uint8_t *sum,
+               const char **failed)
+{
+    int err = 0;
+
+    *failed = n > 0 ? paths[0] : "-";
+    if (!hasher_begin(h))
+        return KSUM_EHASH;
+    for (size_t i = 0; i < n && err == 0; i++) {
+        *failed = paths[i];
+        err = element(h, paths[i], in);
+    }
+    if (err == 0 && sum != NULL && !hasher_end(h, sum))
+        err = KSUM_EHASH;
+    return err;
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The names ksum hashes, one at a time: the FILE operands, or the names a
+ * list gives (--files-from, one per line or NUL-separated with -z); with
+ * -r, a directory among them stands for the regular files under it, depth
+ * first, the names of each directory in byte order, each printed as reached
+ * from the argument.  Only the directories on the current path are held
+ * (each as the sorted list of its names), never the whole tree.
+ */
+#ifndef KSUM_CLI_WALK_H
+#define KSUM_CLI_WALK_H
+
+#include "front/options.h"
+
+enum name_kind {
+    NAME_FILE,      /* a regular file: any thread may hash it */
+    NAME_STREAM,    /* anything else, read by the printing thread in order
+                       ("-", a device, a FIFO named, a name that is not there:
+                       opening it says why) */
+    NAME_ERROR,     /* reported in its place, and the exit status is 1 */
+    NAME_WARNING,   /* reported in its place (only under -w) */
+};
+
+typedef struct named {
+    enum name_kind kind;
+    char *path;             /* as printed; for a list's line, the list */
+    int err;                /* NAME_ERROR, NAME_WARNING: errno or KSUM_E* */
+    unsigned long line;     /* an error of the list's line `line`; else 0 */
+    const char *what;       /* with line: what was wrong with it */
+    /* A file met in the walk, not named by the user: it must still be a
+     * regular file when opened (anything else is an error, never read),
+     * and, without -L, not a symbolic link (nofollow). */
+    int walked, nofollow;
+} named;
+
+typedef struct name_source name_source;
+
+/* NULL, with the message printed, when the list cannot be opened or
+ * memory is short. */
+name_source *names_open(const options *o);
+void names_close(name_source *s);
+
+/* The next name into *n (to named_free); 0 when there are no more. */
+int names_next(name_source *s, named *n);
+/* The next names_next will not wait on the writer of a list on a pipe or
+ * terminal. */
+int names_ready(const name_source *s);
+void named_free(named *n);
+
+/* Prints an error or warning: "ksum: NAME: reason", or for a list's
+ * line "ksum: LIST: LINE: what". */
+void named_report(const named *n);
+
+#endif

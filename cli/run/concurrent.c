@@ -1,0 +1,468 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#define _GNU_SOURCE
+#include "run/concurrent.h"
+
+#include <openssl/err.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/messages.h"
+#include "base/thread.h"
+#include "front/hasher.h"
+#include "front/resolve.h"
+#include "input/files.h"
+#include "ksumprov.h"
+#include "run/progress.h"
+#include "run/turns.h"
+
+/* Workers hash files, the printing thread streams: --threads is capped at
+ * the provider's own thread cap. */
+#define MAX_WORKERS KSUMPROV_MAX_THREADS
+
+unsigned ksum_cpu_count(void)
+{
+    cpu_set_t set;
+
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return (unsigned)CPU_COUNT(&set);
+    return 1;
+}
+
+/* ---- the road's choice ---- */
+
+/* A batching worker feeds its files in turns of BATCH_TURN bytes, the
+ * bound under which the members of a group pair (ksumprov.h); the others
+ * read big pieces.  KSUM_BATCH=0 turns batching off, for benchmarks and
+ * debugging. */
+#define BATCH_TURN (KSUMPROV_BATCH_PENDING < 65536 ? KSUMPROV_BATCH_PENDING : 65536)
+/* The most memory all workers' contexts may hold back when batching. */
+#define BATCH_MEMORY_MAX ((size_t)64 << 20)
+
+/* The files a worker keeps in flight when batching pays: the lanes of
+ * the provider's backend, asked of a context of the first algorithm (with
+ * one lane, batching costs a copy and gains nothing); else 0. */
+static unsigned batching_lanes(const options *o, OSSL_LIB_CTX *lib, unsigned workers)
+{
+    const char *env = getenv("KSUM_BATCH");
+    hasher probe;
+    unsigned lanes = 0;
+
+    if (env != NULL && strcmp(env, "0") == 0)
+        return 0;
+    for (size_t k = 0; k < o->evp->nalgs; k++)
+        if (!(o->evp->facts_of[k].takes & TAKES_BATCH))
+            return 0;
+    if (hasher_open(&probe, lib, o->evp->algs[0], o) && hasher_begin(&probe))
+        lanes = hasher_lanes(&probe);
+    hasher_close(&probe);
+    ERR_clear_error();
+    if (lanes < 2)
+        return 0;
+    if (lanes > TURNS_MAX)
+        lanes = TURNS_MAX;
+    if ((size_t)workers * lanes * o->evp->nalgs * KSUMPROV_BATCH_PENDING > BATCH_MEMORY_MAX)
+        return 0;
+    return lanes;
+}
+
+void road_choose(road *r, const options *o, OSSL_LIB_CTX *lib, int several, int held)
+{
+    unsigned threads = o->threads ? o->threads : ksum_cpu_count();
+    unsigned descriptors = descriptors_free(), lanes = 0, workers = threads;
+
+    if (workers > MAX_WORKERS)
+        workers = MAX_WORKERS;
+    /* Each file in flight holds a descriptor: a low limit means fewer. */
+    if (workers > descriptors)
+        workers = descriptors;
+    if (several && held)
+        lanes = batching_lanes(o, lib, workers);
+    if (!several || !held || (workers == 1 && lanes == 0))
+        workers = 0;
+    r->workers = workers;
+    r->batched = lanes > 0;
+    r->in_flight = lanes > 0 ? lanes : 1;
+    if (workers > 0 && r->in_flight > descriptors / workers)
+        r->in_flight = descriptors / workers > 0 ? descriptors / workers : 1;
+    r->read_ahead = workers == 0 && threads > 1;
+}
+
+/* ---- the window ---- */
+
+/* One item in the window: produced by the client, hashed by a worker when
+ * it names a file for one, printed in order. */
+typedef struct entry {
+    file_job job;       /* job.path NULL: nothing for a worker */
+    int done;           /* a worker published r */
+    file_result r;
+    file_progress progress;
+    size_t weight;      /* the bytes its item and result hold */
+} entry;
+
+/* The items are produced by whichever thread needs the next one; workers
+ * take their files in order, at most `window` ahead of the printing and
+ * holding at most WINDOW_BYTES_MAX (long names or digests), unless that
+ * would leave a worker without a file: memory stays bounded however many
+ * items there are. */
+#define WINDOW_BYTES_MAX ((size_t)16 << 20)
+
+typedef struct pool {
+    const road_client *c;
+    entry *ring;                /* window entries: entry i at i % window */
+    unsigned char *items;       /* their items, item_size bytes each */
+    size_t window, least;       /* least: enough for every worker's files */
+    size_t produced, next, printed;
+    size_t held;                /* the weight of the entries in the window */
+    int producing, ended;       /* in the client's next; it has no more */
+    int stop;                   /* standard output failed */
+    int window_waits;           /* a worker waits for the window to empty */
+    unsigned workers;           /* started */
+    /* Workers with no file yet, or none left in flight: the others take
+     * another file only while as many are left for each of them (two big
+     * files on two threads are hashed one per thread, not batched on
+     * one). */
+    unsigned hungry;
+    size_t untaken;             /* files produced, not taken by a worker */
+    progress *pg;               /* --progress, or NULL */
+    pthread_mutex_t mu;
+    pthread_cond_t done, room;  /* for the printing thread; for workers */
+} pool;
+
+static entry *at(pool *p, size_t i)
+{
+    return &p->ring[i % p->window];
+}
+
+static void *item_at(pool *p, size_t i)
+{
+    return p->items + (i % p->window) * p->c->item_size;
+}
+
+static int can_produce(const pool *p)
+{
+    size_t ahead = p->produced - p->printed;
+
+    return !p->producing && !p->ended && ahead < p->window &&
+           (p->held < WINDOW_BYTES_MAX || ahead < p->least);
+}
+
+/* Whether the client's next item will not wait on a writer (the client's
+ * state is still: the mutex held and no one producing, or the producing
+ * thread's own call). */
+static int source_ready(const pool *p)
+{
+    return p->c->ready == NULL || p->c->ready(p->c->ctx);
+}
+
+/* The client's item i into its place, which is free; 0 at the end.  *files
+ * counts the files for workers, *held their weight. */
+static int produce_one(pool *p, size_t i, size_t *held, int *files)
+{
+    entry *e = at(p, i);
+    file_job job = {0};
+    size_t weight = 0;
+
+    memset(item_at(p, i), 0, p->c->item_size);
+    if (!p->c->next(p->c->ctx, item_at(p, i), &job, &weight))
+        return 0;
+    memset(e, 0, sizeof *e);
+    e->job = job;
+    e->job.progress = &e->progress;
+    e->weight = weight;
+    file_progress_start(&e->progress, NULL);
+    *held += weight;
+    *files += job.path != NULL;
+    return 1;
+}
+
+/* Calls the client for up to PRODUCE_MOST more items (those after the
+ * first only when they need not wait on a writer), the mutex released
+ * meanwhile: it reads directories and check files.  Only one thread at a
+ * time; the caller holds the mutex and has checked that there is room.
+ * The places from produced on are no other thread's until produced moves
+ * past them.  One wake-up a batch, not an item: each costs more than a
+ * file that fails to open.  Returns whether one is a file for a worker. */
+#define PRODUCE_MOST 16
+
+static int produce(pool *p)
+{
+    size_t first = p->produced, ahead = p->produced - p->printed;
+    size_t held = p->held, was = p->held, n = 0;
+    int files = 0, ended = 0;
+
+    p->producing = 1;
+    pthread_mutex_unlock(&p->mu);
+    while (n < PRODUCE_MOST && ahead + n < p->window &&
+           (held < WINDOW_BYTES_MAX || ahead + n < p->least) &&
+           (n == 0 || source_ready(p)) && !(ended = !produce_one(p, first + n, &held, &files)))
+        n++;
+    pthread_mutex_lock(&p->mu);
+    p->producing = 0;
+    p->produced += n;
+    p->untaken += (size_t)files;
+    p->held += held - was;
+    p->ended |= ended;
+    /* The printing thread waits for nothing else than entry printed, the
+     * workers for a file. */
+    if (p->ended || (p->printed >= first && p->printed < p->produced))
+        pthread_cond_broadcast(&p->done);
+    if (p->ended || files > 0)
+        pthread_cond_broadcast(&p->room);
+    return files > 0;
+}
+
+/* ---- the workers ---- */
+
+/* Only regular files go to the workers, as the client says.  "-", pipes,
+ * terminals, devices, /dev/stdin or /proc/self/fd/0 may be one stream
+ * under several names, which two threads would split between them: the
+ * printing thread reads those itself, one after the other in order. */
+static int take_file(void *ctx, size_t active, size_t *index, file_job *job)
+{
+    pool *p = ctx;
+    int have = 0, wait = active == 0;
+
+    pthread_mutex_lock(&p->mu);
+    while (!p->stop) {
+        /* Before printed, every file was taken (the printing thread passes
+         * none that is not done): its places may hold newer entries. */
+        if (p->next < p->printed)
+            p->next = p->printed;
+        while (p->next < p->produced && at(p, p->next)->job.path == NULL)
+            p->next++;
+        /* Another file only while as many are left for each hungry worker:
+         * eight big files on two workers are four each (a tree mode's
+         * batch gains only the first chunks), thousands of small ones fill
+         * every lane. */
+        if (p->next < p->produced && (wait || p->untaken > p->hungry * (active + 1))) {
+            *index = p->next++;
+            p->untaken--;
+            have = 1;
+            break;
+        }
+        /* With files in flight, a worker reads only what is there. */
+        if (can_produce(p) && (wait || source_ready(p))) {
+            produce(p);
+        } else if (p->ended || !wait) {
+            break;
+        } else {
+            p->window_waits |= !p->producing;
+            pthread_cond_wait(&p->room, &p->mu);
+        }
+    }
+    if (have) {
+        *job = at(p, *index)->job;
+        p->hungry -= wait;
+    }
+    pthread_mutex_unlock(&p->mu);
+    return have;
+}
+
+static void publish(void *ctx, size_t index, file_result *r)
+{
+    pool *p = ctx;
+
+    pthread_mutex_lock(&p->mu);
+    at(p, index)->r = *r;
+    at(p, index)->done = 1;
+    if (index == p->printed)
+        pthread_cond_broadcast(&p->done);
+    pthread_mutex_unlock(&p->mu);
+}
+
+static int stopped(void *ctx)
+{
+    pool *p = ctx;
+    int stop;
+
+    pthread_mutex_lock(&p->mu);
+    stop = p->stop;
+    pthread_mutex_unlock(&p->mu);
+    return stop;
+}
+
+/* A worker has nothing in flight: it will wait for a file. */
+static void starving(void *ctx)
+{
+    pool *p = ctx;
+
+    pthread_mutex_lock(&p->mu);
+    p->hungry++;
+    pthread_mutex_unlock(&p->mu);
+}
+
+typedef struct worker {
+    pool *p;
+    turns t;
+} worker;
+
+static void *work(void *arg)
+{
+    worker *w = arg;
+    turns_source src = {take_file, publish, stopped, starving, w->p};
+
+    turns_run(&w->t, &src);
+    return NULL;
+}
+
+/* ---- printing in order ---- */
+
+/* Entry i, once it is there and, when a worker hashes it, hashed (the
+ * mutex held); NULL when there are no more. */
+static entry *wait_for(pool *p, size_t i)
+{
+    for (int shown = 0;;) {
+        entry *e = i < p->produced ? at(p, i) : NULL;
+        if (e != NULL && (e->job.path == NULL || e->done || p->workers == 0))
+            return e;
+        if (e == NULL && p->ended)
+            return NULL;
+        if (e != NULL && !shown++)
+            progress_show(p->pg, e->job.path, &e->progress);
+        /* The item needed now, or while a worker hashes it, the workers'
+         * next files, when that does not wait on a writer. */
+        if (can_produce(p) && (e == NULL || source_ready(p)))
+            produce(p);
+        else
+            pthread_cond_wait(&p->done, &p->mu);
+    }
+}
+
+/* Prints entry i (the mutex released: it stays put until printed moves
+ * past it); returns as the client's print. */
+static int print_entry(pool *p, size_t i)
+{
+    entry *e = at(p, i);
+    file_result r = e->r;
+    int done = e->done, err;
+
+    memset(&e->r, 0, sizeof e->r);
+    pthread_mutex_unlock(&p->mu);
+    err = p->c->print(p->c->ctx, item_at(p, i), done ? &r : NULL, &e->progress);
+    file_result_free(&r);
+    p->c->drop(p->c->ctx, item_at(p, i));
+    pthread_mutex_lock(&p->mu);
+    return err;
+}
+
+static void print_in_order(pool *p)
+{
+    int err = 0;
+
+    pthread_mutex_lock(&p->mu);
+    while (err != KSUM_EWRITE && wait_for(p, p->printed) != NULL) {
+        err = print_entry(p, p->printed);
+        progress_show(p->pg, NULL, NULL);   /* before the entry can be reused */
+        p->held -= at(p, p->printed)->weight;
+        p->printed++;
+        p->stop = err == KSUM_EWRITE;
+        /* Workers waiting for room are woken once half the window is
+         * free, not at every line. */
+        if (p->stop || (p->window_waits && p->produced - p->printed <= p->window / 2)) {
+            p->window_waits = 0;
+            pthread_cond_broadcast(&p->room);
+        }
+    }
+    pthread_mutex_unlock(&p->mu);
+}
+
+/* ---- running ---- */
+
+/* The workers' contexts, as many as open (memory may be short: fewer
+ * workers are only slower); returns how many. */
+static unsigned open_workers(worker *w, const road *r, OSSL_LIB_CTX *lib,
+                             const road_client *c, pool *p)
+{
+    unsigned n = 0;
+
+    for (; w != NULL && n < r->workers; n++) {
+        w[n].p = p;
+        if (!turns_open(&w[n].t, lib, c->nkeys, c->eager, c->neager, r->in_flight,
+                        r->batched ? BATCH_TURN : INPUT_SIZE, r->batched ? n + 1 : 0)) {
+            turns_close(&w[n].t);
+            break;
+        }
+    }
+    ERR_clear_error();
+    return n;
+}
+
+/* Starts the n workers, prints, joins. */
+static void run_pool(pool *p, worker *w, unsigned n)
+{
+    pthread_t ids[MAX_WORKERS];
+    unsigned started = 0;
+
+    p->hungry = p->workers = n;
+    for (; started < n; started++)
+        if (thread_start(&ids[started], work, &w[started]) != 0)
+            break;
+    pthread_mutex_lock(&p->mu);
+    p->hungry -= n - started;
+    p->workers = started;
+    pthread_mutex_unlock(&p->mu);
+    print_in_order(p);
+    for (unsigned i = 0; i < started; i++)
+        pthread_join(ids[i], NULL);
+}
+
+static int pool_init(pool *p, const road_client *c, unsigned workers, unsigned in_flight)
+{
+    size_t files = (size_t)workers * in_flight;
+
+    memset(p, 0, sizeof *p);
+    p->c = c;
+    p->window = 4 * files < 16 ? 16 : 4 * files;
+    p->least = files + 1;
+    p->ring = calloc(p->window, sizeof *p->ring);
+    p->items = calloc(p->window, c->item_size);
+    if (p->ring == NULL || p->items == NULL) {
+        free(p->ring);
+        free(p->items);
+        return 0;
+    }
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->done, NULL);
+    pthread_cond_init(&p->room, NULL);
+    return 1;
+}
+
+static void pool_free(pool *p)
+{
+    /* Those left after a write error. */
+    for (size_t i = p->printed; i < p->produced; i++) {
+        file_result_free(&at(p, i)->r);
+        p->c->drop(p->c->ctx, item_at(p, i));
+    }
+    free(p->ring);
+    free(p->items);
+    pthread_cond_destroy(&p->room);
+    pthread_cond_destroy(&p->done);
+    pthread_mutex_destroy(&p->mu);
+}
+
+int road_run(const road *r, OSSL_LIB_CTX *lib, const road_client *c, progress *pg)
+{
+    /* On the heap: they are large, and the stack may not grow (ulimit -v). */
+    worker *w = r->workers > 0 ? calloc(r->workers, sizeof *w) : NULL;
+    unsigned n;
+    pool p;
+    int ok = 0;
+
+    n = open_workers(w, r, lib, c, &p);
+    if (pool_init(&p, c, n, r->in_flight)) {
+        p.pg = pg;
+        run_pool(&p, w, n);
+        pool_free(&p);
+        ok = 1;
+    } else {
+        fprintf(message_stream(), "ksum: out of memory\n");
+    }
+    for (unsigned i = 0; i < n; i++)
+        turns_close(&w[i].t);
+    free(w);
+    return ok;
+}
