@@ -155,8 +155,8 @@ extern "C" {
  * first absorbs what the original holds and is in the same group; freeing
  * the context leaves the group.  Readable too.  Joining fails when memory
  * is short, with an error, leaving the context as it was.  The other
- * algorithms (ParallelHash, TupleHash, the KangarooTwelve family) do not
- * list the parameter and ignore it, as any unknown key. */
+ * algorithms (ParallelHash, TupleHash) do not list the parameter and
+ * ignore it, as any unknown key. */
 #define KSUM_PARAM_BATCH "batch"
 
 /* How much of a message a batch group absorbs together with the others

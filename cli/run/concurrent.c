@@ -256,6 +256,9 @@ static int take_file(void *ctx, size_t active, size_t *index, file_job *job)
     if (have) {
         *job = at(p, *index)->job;
         p->hungry -= wait;
+        /* A list of one big image, or the last file of many: the other
+         * workers would only wait, so its tree takes their threads. */
+        job->alone = wait && p->ended && p->untaken == 0 && p->hungry + 1 == p->workers;
     }
     pthread_mutex_unlock(&p->mu);
     return have;

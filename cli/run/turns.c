@@ -2,6 +2,7 @@
 #include "run/turns.h"
 
 #include <errno.h>
+#include <openssl/err.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,7 +33,7 @@ static worker_context *context(turns *t, size_t j, const digest_spec *d)
             return NULL;
         }
         /* The other workers have the other threads: a big turn of a tree
-         * mode must not start helpers of its own. */
+         * mode must not start helpers of its own (but see begin_contexts). */
         hasher_set_threads(&(*c)->h, 1);
         hasher_join(&(*c)->h, t->batch);
     }
@@ -84,7 +85,22 @@ static int evp_failed(file_result *r)
     openssl_reason(why, sizeof why);
     free(r->why);
     r->why = strdup(why);
-    return KSUM_EHASH;
+    /* without memory for the reason, the want of memory is the reason */
+    return r->why != NULL ? KSUM_EHASH : ENOMEM;
+}
+
+/* Begins c's hasher; a group it cannot join (the copy buffer a member
+ * needs: memory is short) is left for good, and the file hashed outside
+ * it: batching is only speed. */
+static int begin_one(turns *t, worker_context *c)
+{
+    if (hasher_begin(&c->h))
+        return 1;
+    if (t->batch == 0)
+        return 0;
+    ERR_clear_error();
+    hasher_join(&c->h, 0);
+    return hasher_begin(&c->h);
 }
 
 /* Ends f's file: its result goes to the pool. */
@@ -117,7 +133,8 @@ static int begin_contexts(turns *t, size_t j, in_flight *f)
         if (c == NULL)
             return ENOMEM;
         f->hs[k] = &c->h;
-        if (!hasher_begin(f->hs[k]))
+        hasher_set_threads(&c->h, f->job.alone ? f->job.d[k].o->threads : 1);
+        if (!begin_one(t, c))
             return evp_failed(&f->r);
         if (!c->begun)
             c->paired = t->batch != 0 ? hasher_batch_prefix(&c->h) : 0;

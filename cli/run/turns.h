@@ -39,6 +39,8 @@ typedef struct file_job {
     const digest_spec *d;
     size_t n;
     file_progress *progress;  /* may be NULL */
+    int alone;              /* the last file, every other worker idle: its
+                               tree mode may use every thread asked for */
 } file_job;
 
 /* What became of one file: err 0 and every digest in sums, one after the

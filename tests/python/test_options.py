@@ -341,12 +341,13 @@ def init_log(tmp_path_factory):
 
 
 def without_batch(params, sent):
-    """An init's parameters, the batch id left out, and a worker's one
-    thread (threads 1: the road has as many workers as threads, so a
-    worker's tree mode starts no helpers of its own) read as the --threads
-    the user gave, or as none."""
+    """An init's parameters, the batch id left out, and a worker's threads
+    read as the --threads the user gave, or as none: 1 (the road has as many
+    workers as threads, so a worker's tree mode starts no helpers of its
+    own), or for the last file while the other workers are idle the user's
+    --threads, 0 (every CPU) when none was given."""
     p = {k: v for k, v in params.items() if k != "batch"}
-    if p.get("threads") == "1":
+    if p.get("threads") in ("1", sent.get("threads", "0")):
         del p["threads"]
         if "threads" in sent:
             p["threads"] = sent["threads"]
@@ -397,9 +398,11 @@ def test_check_mode_sends_each_lines_length_with_the_options(init_log, args, sen
 def test_a_workers_tree_mode_has_one_thread(init_log, files):
     """Several files go to as many workers as threads: a worker's context of
     a tree mode is told to use one thread, so that helpers never multiply
-    the threads asked for; a single file is hashed on all of them."""
-    _, inits = init_log(["--parallelhash128", "--threads", "2", "a", "b"], files)
-    assert len([p for p in inits if p.get("threads") == "1"]) >= 2
+    the threads asked for, but for the last file when the other workers
+    are idle (at most one of them); a single file is hashed on all."""
+    names = ["a", "b"] * 3
+    _, inits = init_log(["--parallelhash128", "--threads", "2"] + names, files)
+    assert len([p for p in inits if p.get("threads") == "1"]) >= len(names) - 1
     assert all(p.get("threads") in ("1", "2") for p in inits)
     _, inits = init_log(["--parallelhash128", "--threads", "2", "a"], files)
     assert inits and all(p.get("threads") == "2" for p in inits)
