@@ -70,6 +70,8 @@ void turns_close(turns *t)
             hasher_close(&t->contexts[i]->h);
             free(t->contexts[i]);
         }
+    if (t->ahead_made != 0)
+        input_free(&t->ahead);
     free(t->contexts);
     free(t->buf);
     free(t->big_buf);
@@ -200,12 +202,26 @@ static size_t turn_of(const turns *t, const in_flight *f)
     return f->in.done >= f->unpaired ? t->big : t->turn;
 }
 
+/* The last file, every other worker idle, past its pairing: read ahead on
+ * a thread of its own, as a file hashed alone is, so that the copy out of
+ * the page cache overlaps its tree's hashing on the other threads. */
+static void read_ahead_alone(turns *t, in_flight *f)
+{
+    if (!f->job.alone || f->in.reading_ahead || f->in.done < f->unpaired)
+        return;
+    if (t->ahead_made == 0)
+        t->ahead_made = input_init(&t->ahead, 1) ? 1 : -1;
+    if (t->ahead_made == 1)
+        feed_read_ahead(&f->in, &t->ahead);
+}
+
 /* One turn of f: the next bytes of its file to every context.  A big turn
  * needs the big buffer; without memory for it, turns stay small. */
 static void feed_turn(turns *t, in_flight *f)
 {
     size_t n = turn_of(t, f);
 
+    read_ahead_alone(t, f);
     if (n > t->turn && t->big_buf == NULL &&
         (t->big_buf = input_buffer_new(t->big)) == NULL)
         t->big = n = t->turn;

@@ -101,6 +101,8 @@ typedef struct turns {
     size_t big;              /* ... once no pairing is left (K12 past its
                                 first chunk), into big_buf */
     uint8_t *buf, *big_buf;  /* big_buf made when first needed: speed only */
+    input ahead;             /* read-ahead buffers, for a file alone */
+    int ahead_made;          /* 0: not yet; 1: made; -1: no memory */
     int hungry;              /* counted as such by the pool */
 } turns;
 
