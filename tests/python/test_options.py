@@ -10,7 +10,7 @@ import os
 import pytest
 
 import keccak_ref as ref
-from conftest import build_init_shim, run
+from conftest import run
 
 SANITIZED = os.environ.get("KSUM_SANITIZED") == "1"
 
@@ -273,71 +273,6 @@ def test_check_lines_of_different_lengths_keep_the_parameters(args, other, files
     assert output(args[1:] + ["-c", "list"], files) == want
     code, out, err = run(other + ["-c", "list"], cwd=files)
     assert code == 1 and out == want.replace(b"OK", b"FAILED")
-
-
-INIT_LOG_SHIM = r"""
-/* SPDX-License-Identifier: Apache-2.0 */
-/* Test shim: appends one line per EVP_DigestInit_ex2 and EVP_MAC_init to
- * $INIT_LOG, each parameter as key=value (strings in hex). */
-#define _GNU_SOURCE
-#include <dlfcn.h>
-#include <fcntl.h>
-#include <openssl/core.h>
-#include <openssl/evp.h>
-#include <openssl/params.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-
-static void note(const OSSL_PARAM *params)
-{
-    char line[8192];
-    size_t at = 0;
-    int fd = open(getenv("INIT_LOG"), O_WRONLY | O_APPEND | O_CREAT, 0644);
-
-    at += snprintf(line + at, sizeof line - at, "init");
-    for (const OSSL_PARAM *p = params; p != NULL && p->key != NULL; p++) {
-        uint64_t v;
-        at += snprintf(line + at, sizeof line - at, " %s=", p->key);
-        if (p->data_type == OSSL_PARAM_OCTET_STRING || p->data_type == OSSL_PARAM_UTF8_STRING) {
-            for (size_t i = 0; i < p->data_size && at + 3 < sizeof line; i++)
-                at += snprintf(line + at, sizeof line - at, "%02x",
-                               ((const unsigned char *)p->data)[i]);
-        } else if (OSSL_PARAM_get_uint64(p, &v)) {
-            at += snprintf(line + at, sizeof line - at, "%llu", (unsigned long long)v);
-        } else {
-            at += snprintf(line + at, sizeof line - at, "?");
-        }
-        if (at >= sizeof line - 32)
-            break;
-    }
-    line[at++] = '\n';
-    if (fd >= 0 && write(fd, line, at) < 0)
-        perror("shim");
-    if (fd >= 0)
-        close(fd);
-}
-
-"""
-
-
-@pytest.fixture(scope="module")
-def init_log(tmp_path_factory):
-    if SANITIZED:
-        pytest.skip("the LD_PRELOAD shim cannot go before a sanitizer runtime")
-    shim = build_init_shim(tmp_path_factory, "initlog", INIT_LOG_SHIM)
-
-    def inits(args, d):
-        log = d / "init.log"
-        if log.exists():
-            log.unlink()
-        code, out, err = run(args, cwd=d, env=dict(os.environ, LD_PRELOAD=shim,
-                                                    INIT_LOG=str(log)))
-        assert code == 0, err
-        return out, [dict(kv.split("=", 1) for kv in line.split()[1:])
-                     for line in log.read_text().splitlines()]
-    return inits
 
 
 def without_batch(params, sent):
