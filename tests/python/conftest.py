@@ -150,12 +150,18 @@ def init_log(tmp_path_factory):
     shim = build_init_shim(tmp_path_factory, "initlog", INIT_LOG_SHIM)
 
     def inits(args, d):
-        log = d / "init.log"
-        if log.exists():
-            log.unlink()
-        code, out, err = run(args, cwd=d, env=dict(os.environ, LD_PRELOAD=shim,
-                                                    INIT_LOG=str(log)))
-        assert code == 0, err
+        out, log = run_logged(shim, "INIT_LOG", args, d)
         return out, [dict(kv.split("=", 1) for kv in line.split()[1:])
-                     for line in log.read_text().splitlines()]
+                     for line in log.splitlines()]
     return inits
+
+
+def run_logged(shim, variable, args, d):
+    """Runs ksum in d with shim preloaded, writing to the log file that the
+    environment variable names; its output and the log's text."""
+    log = d / f"{variable.lower()}.log"
+    if log.exists():
+        log.unlink()
+    code, out, err = run(args, cwd=d, env=dict(os.environ, LD_PRELOAD=shim, **{variable: str(log)}))
+    assert code == 0, err
+    return out, log.read_text()

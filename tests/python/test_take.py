@@ -10,7 +10,7 @@ import os
 
 import pytest
 
-from conftest import build_shim, run
+from conftest import build_shim, run, run_logged
 
 # One line per EVP_DigestInit_ex2 and per final: the thread and the context.
 OPEN_LOG_SHIM = r"""
@@ -67,15 +67,10 @@ def open_shim(tmp_path_factory):
 
 def most_in_flight(open_shim, d, args):
     """The most files one thread had begun and not yet finished."""
-    log = d / "open.log"
-    if log.exists():
-        log.unlink()
-    code, out, err = run(args, cwd=d, env=dict(os.environ, LD_PRELOAD=open_shim,
-                                                OPEN_LOG=str(log)))
-    assert code == 0, err
+    out, log = run_logged(open_shim, "OPEN_LOG", args, d)
     begun = collections.defaultdict(set)
     most = collections.Counter()
-    for line in log.read_text().splitlines():
+    for line in log.splitlines():
         what, tid, ctx = line.split()
         if what == "i":
             begun[tid].add(ctx)
@@ -95,7 +90,7 @@ def files(tmp_path_factory):
     d = tmp_path_factory.mktemp("take")
     big = [f"big{i}" for i in range(6)]
     small = [f"small{i}" for i in range(24)]
-    for i, name in enumerate(big):
+    for name in big:
         (d / name).write_bytes(os.urandom(3 << 20))
     for i, name in enumerate(small):
         (d / name).write_bytes(os.urandom(100 + 300 * i))
