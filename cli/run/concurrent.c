@@ -400,6 +400,9 @@ static void run_pool(pool *p, worker *w, unsigned n)
     unsigned started = 0;
 
     p->hungry = p->workers = n;
+    /* (a thread that could not start leaves fewer: only slower) */
+    for (unsigned i = 0; i < n; i++)
+        w[i].t.shared = n > 1;
     for (; started < n; started++)
         if (thread_start(&ids[started], work, &w[started]) != 0)
             break;

@@ -172,9 +172,12 @@ static int start(turns *t, size_t j, in_flight *f, const turns_source *src)
  * Files taken beside it would pair only their first chunks with it and
  * then wait on this worker's thread while another worker may be idle:
  * 8 files of 32 MiB on two workers, taken as they free up, are checked in
- * 0.85x the time of four each, interleaved. */
+ * 0.85x the time of four each, interleaved.  A worker alone keeps pairing:
+ * no other would take them sooner. */
 static int holds_long(const turns *t)
 {
+    if (!t->shared)
+        return 0;
     for (size_t j = 0; j < t->nslots; j++) {
         const in_flight *f = &t->f[j];
         if (f->active && f->unpaired != SIZE_MAX && f->in.watched &&

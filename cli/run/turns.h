@@ -104,6 +104,7 @@ typedef struct turns {
     input ahead;             /* read-ahead buffers, for a file alone */
     int ahead_made;          /* 0: not yet; 1: made; -1: no memory */
     int hungry;              /* counted as such by the pool */
+    int shared;              /* other workers take files from the pool too */
 } turns;
 
 /* Room for nslots files in flight, whose contexts of keys below nkeys are
