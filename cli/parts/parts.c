@@ -875,10 +875,29 @@ int part_records_parse(OSSL_LIB_CTX *lib, const char *file, const char *text,
 
 /* ---- combining ---- */
 
-/* The whole of a file ("-": standard input) into *text. */
-/* Reads the whole of name into *text (malloc'd); 0, or the errno value
- * that stopped it. */
-static int slurp(const char *name, char **text, size_t *len)
+/* A thread's buffer for record files, kept from one file to the next:
+ * fresh pages for every file were most of combining's system time. */
+typedef struct text_buffer {
+    char *p;
+    size_t cap;
+} text_buffer;
+
+static int text_room(text_buffer *b, size_t cap)
+{
+    char *p;
+
+    if (cap <= b->cap)
+        return 1;
+    if ((p = realloc(b->p, cap)) == NULL)
+        return 0;
+    b->p = p;
+    b->cap = cap;
+    return 1;
+}
+
+/* Reads the whole of name ("-": standard input) into b, *len bytes; 0, or
+ * the errno value that stopped it. */
+static int slurp(const char *name, text_buffer *b, size_t *len)
 {
     int fd = strcmp(name, "-") == 0 ? STDIN_FILENO : open(name, O_RDONLY | O_CLOEXEC);
     struct stat st;
@@ -886,17 +905,13 @@ static int slurp(const char *name, char **text, size_t *len)
     size_t cap = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
                          st.st_size > 0 && (uint64_t)st.st_size < SIZE_MAX / 2
                      ? (size_t)st.st_size + 1 : 65536;
-    char *buf = fd >= 0 ? malloc(cap) : NULL;
-    int err = fd < 0 ? errno : buf == NULL ? ENOMEM : 0;
+    int err = fd < 0 ? errno : !text_room(b, cap) ? ENOMEM : 0;
 
     for (*len = 0; err == 0;) {
         ssize_t got;
-        char *p;
-        if (*len == cap && (p = realloc(buf, cap * 2)) == NULL)
+        if (*len == b->cap && !text_room(b, b->cap * 2))
             err = ENOMEM;
-        else if (*len == cap)
-            buf = p, cap *= 2;
-        if (err != 0 || (got = read(fd, buf + *len, cap - *len)) == 0)
+        if (err != 0 || (got = read(fd, b->p + *len, b->cap - *len)) == 0)
             break;
         if (got < 0 && errno != EINTR)
             err = errno;
@@ -904,10 +919,6 @@ static int slurp(const char *name, char **text, size_t *len)
     }
     if (fd > STDIN_FILENO)
         close(fd);
-    if (err != 0)
-        free(buf);
-    else
-        *text = buf;
     return err;
 }
 
@@ -1071,34 +1082,34 @@ typedef struct record_work {
     atomic_size_t first_bad;   /* the first file that failed; nfiles: none */
 } record_work;
 
-static void read_record_file(record_work *w, size_t i)
+static void read_record_file(record_work *w, size_t i, text_buffer *b)
 {
     record_file *f = &w->files[i];
-    char *text;
     size_t len;
 
-    if ((f->err = slurp(f->name, &text, &len)) != 0)
+    if ((f->err = slurp(f->name, b, &len)) != 0)
         return;
-    f->parsed = part_records_parse(w->lib, f->name, text, len, &w->s->per_file[i],
+    f->parsed = part_records_parse(w->lib, f->name, b->p, len, &w->s->per_file[i],
                                    &w->s->counts[i], f->why, sizeof f->why);
-    free(text);
 }
 
 static void *record_worker(void *arg)
 {
     record_work *w = arg;
+    text_buffer b = {NULL, 0};
     size_t i;
 
     /* nothing after a failure is read: it may be a FIFO that never ends */
     while ((i = atomic_fetch_add(&w->next, 1)) < w->nfiles &&
            i < atomic_load(&w->first_bad)) {
-        read_record_file(w, i);
+        read_record_file(w, i, &b);
         if (w->files[i].err != 0 || !w->files[i].parsed) {
             size_t bad = atomic_load(&w->first_bad);
             while (i < bad && !atomic_compare_exchange_weak(&w->first_bad, &bad, i))
                 ;
         }
     }
+    free(b.p);
     return NULL;
 }
 
