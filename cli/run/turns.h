@@ -88,6 +88,7 @@ typedef struct in_flight {
                                 least paired short of all); SIZE_MAX: none */
     size_t unpaired;         /* where the last one ends, after which the
                                 file is read in big turns; SIZE_MAX: never */
+    int long_file;           /* the worker takes no other beside it (start) */
     file_result r;
 } in_flight;
 

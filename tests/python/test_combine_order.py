@@ -47,3 +47,23 @@ def test_stdin_twice_is_read_by_one_thread(tmp_path):
     for _ in range(3):
         got = run(["--k12", "--threads", "2", "--combine", "-", "-"], input=recs)
         assert got[2] == want[2]
+
+
+def test_records_of_every_size_through_one_thread_buffer(tmp_path):
+    # A thread reads its record files into one buffer kept from file to
+    # file: a large record after a small one, a small one after a large one
+    # (whose old bytes stay behind its end) and standard input (read in
+    # doublings from what the buffer already has) give the whole's digest.
+    obj = tmp_path / "object"
+    obj.write_bytes(os.urandom(3 << 20))   # 384 chunks
+    ranges = ["0:300", "300:5", "305:79"]
+    for i, r in enumerate(ranges):
+        (tmp_path / f"p{i}").write_bytes(ok(["--k12", "--part-range", r, str(obj)]))
+    whole = ok(["--k12", str(obj)])
+    for threads in ("1", "2"):
+        for order in (["p1", "p0", "-"], ["p0", "p1", "-"], ["-", "p1", "p0"]):
+            stdin_part = ({"p0", "p1", "p2"} - set(order)).pop()
+            names = [str(tmp_path / n) if n != "-" else "-" for n in order]
+            got = ok(["--k12", "--threads", threads, "--combine"] + names,
+                      input=(tmp_path / stdin_part).read_bytes())
+            assert got == whole, (threads, order)
