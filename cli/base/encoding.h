@@ -25,6 +25,11 @@ size_t base64_encode(const uint8_t *in, size_t len, char *out);
  * set after the last byte. */
 int hex_decode(const char *text, size_t n, uint8_t *out, size_t *len);
 int base64_decode(const char *text, size_t n, uint8_t *out, size_t *len);
+/* The table-driven part of base64_decode: full characters of whole quanta (no
+ * padding) into full / 4 * 3 bytes; 0 on a character outside the
+ * alphabet.  base64_decode takes it on CPUs without AVX2; the tests hold
+ * the two against each other. */
+int base64_decode_quanta(const char *text, size_t full, uint8_t *out);
 
 /* Hex as `openssl dgst -c` writes it, pairs of digits joined by colons
  * ("3a:98:5d"), into plain hex in place; 1 and *n, the new length, or 0

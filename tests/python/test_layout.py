@@ -121,10 +121,14 @@ def test_no_long_function_in_the_cli():
 
 def test_no_backend_name_in_the_cli():
     """What the provider can do is asked of it (KSUM_PARAM_LANES), never
-    inferred from a backend's name."""
+    inferred from a backend's name.  The CLI's own base64 decoder
+    (base/encoding.c) chooses its own instructions, with the compiler's CPU
+    test, not the provider's backend: its lines saying so are let be."""
     names = re.compile(r"\b(portable8?|bmi2|avx2|avx512)\b")
+    own = re.compile(r'__builtin_cpu_supports\("avx2"\)|target\("avx2"\)|_avx2\b')
     found = [f"{os.path.basename(p)}:{n}" for p in sources(CLI)
-             for n, line in enumerate(open(p), 1) if names.search(line)]
+             for n, line in enumerate(open(p), 1)
+             if names.search(own.sub("", line) if p.endswith("encoding.c") else line)]
     assert found == []
 
 
