@@ -6,12 +6,13 @@
  * -FINAL algorithms through EVP.  It never computes a CV or a final node.
  */
 #include "parts/parts.h"
+#include "parts/early.h"
+#include "parts/record.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <openssl/core_names.h>
-#include <openssl/crypto.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <pthread.h>
@@ -33,11 +34,9 @@
 #include "run/concurrent.h"
 
 #define PROPS "provider=" KSUMPROV_NAME
-#define MAGIC "ksum-part 1"
 /* Chunks one CV context takes: 4 MiB, leaving room under the provider's
  * KSUMPROV_PART_MAX_CHUNKS for the chunks a customization string adds. */
 #define SEGMENT_CHUNKS 512
-#define HEAD_LINE 96        /* bytes of the first chunk per "head" line */
 #define READ_PIECE ((size_t)1 << 20)
 
 _Static_assert(PART_CHUNK * SEGMENT_CHUNKS <= (size_t)16 << 20, "one read buffer");
@@ -46,63 +45,6 @@ _Static_assert(SEGMENT_CHUNKS + 64 <= KSUMPROV_PART_MAX_CHUNKS, "room for C");
 int parts_wanted(const options *o)
 {
     return o->part_share != NULL || o->part_range != NULL || o->combine;
-}
-
-/* The functions that can be hashed in parts, by ksum's provider name. */
-typedef struct family {
-    const char *name, *cv, *final;
-    size_t cv_len;
-} family;
-
-static const family families[] = {
-    {"KANGAROOTWELVE", "KT128-CV", "KT128-FINAL", 32},
-    {"KT256", "KT256-CV", "KT256-FINAL", 64},
-    {"MARSUPILAMIFOURTEEN", "M14-CV", "M14-FINAL", 64},
-};
-
-static const family *family_of(const char *name)
-{
-    for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
-        if (strcmp(families[i].name, name) == 0)
-            return &families[i];
-    return NULL;
-}
-
-
-/* The digests of a record (of C, of the first and last chunks, of the
- * record itself): KT128 with a 32-byte output, through EVP.  KT128 and not
- * SHA3-256: combining checks every record, a 256th of the object, and
- * KT128 is several times faster there (its leaves side by side).  On one
- * thread: combine checks two records at once already, and a record of a
- * megabyte is over before helper threads would have started. */
-#define CHECK_ALGORITHM "KANGAROOTWELVE"
-
-static int check_begin(OSSL_LIB_CTX *lib, EVP_MD_CTX *ctx)
-{
-    EVP_MD *md = EVP_MD_fetch(lib, CHECK_ALGORITHM, PROPS);
-    size_t outlen = PART_DIGEST;
-    unsigned one = 1;
-    OSSL_PARAM p[] = {OSSL_PARAM_construct_size_t(OSSL_DIGEST_PARAM_XOFLEN, &outlen),
-                      OSSL_PARAM_construct_uint(KSUM_PARAM_THREADS, &one), OSSL_PARAM_END};
-    int ok = md != NULL && EVP_DigestInit_ex2(ctx, md, p);
-
-    EVP_MD_free(md);
-    return ok;
-}
-
-static int check_end(EVP_MD_CTX *ctx, uint8_t out[PART_DIGEST])
-{
-    return EVP_DigestFinalXOF(ctx, out, PART_DIGEST);
-}
-
-int part_digest(OSSL_LIB_CTX *lib, const void *in, size_t len, uint8_t out[PART_DIGEST])
-{
-    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-    int ok = ctx != NULL && check_begin(lib, ctx) && EVP_DigestUpdate(ctx, in, len) &&
-             check_end(ctx, out);
-
-    EVP_MD_CTX_free(ctx);
-    return ok;
 }
 
 static const char *custom_of(const options *o)
@@ -151,10 +93,10 @@ static void put_block(writer *w, const char *text, size_t len)
         w->ok = 0;
 }
 
-/* "key BASE64\n" for len bytes (at most HEAD_LINE, or a CV). */
+/* "key BASE64\n" for len bytes (at most PART_HEAD_LINE, or a CV). */
 static void put_base64(writer *w, const char *key, const uint8_t *in, size_t len)
 {
-    char text[BASE64_LENGTH(HEAD_LINE > PART_MAX_CV ? HEAD_LINE : PART_MAX_CV) + 1];
+    char text[BASE64_LENGTH(PART_HEAD_LINE > PART_MAX_CV ? PART_HEAD_LINE : PART_MAX_CV) + 1];
 
     text[base64_encode(in, len, text)] = '\0';
     put(w, "%s %s\n", key, text);
@@ -301,7 +243,7 @@ static size_t cv_lines(char *lines, const uint8_t *cvs, uint64_t n, size_t cv_le
 
 /* The CVs of bytes [from, to) of the object, a context per segment, as
  * "cv" lines; *count gets how many. */
-static int write_cvs(writer *w, OSSL_LIB_CTX *lib, const options *o, const family *f,
+static int write_cvs(writer *w, OSSL_LIB_CTX *lib, const options *o, const part_family *f,
                      int fd, const char *name, uint64_t length, uint64_t from,
                      uint64_t to, uint64_t *count)
 {
@@ -389,9 +331,9 @@ static void put_name(writer *w, const char *text)
 }
 
 /* The lines before the CVs; name64 is the file name in base64. */
-static void put_header(writer *w, const family *f, const part_info *p, const char *name64)
+static void put_header(writer *w, const part_family *f, const part_info *p, const char *name64)
 {
-    put(w, "%s\n", MAGIC);
+    put(w, "%s\n", PART_MAGIC);
     put(w, "algorithm %s\n", f->name);
     put_hex(w, "customization", p->cdig);
     put(w, "object %" PRIu64 "\n", p->length);
@@ -404,9 +346,9 @@ static void put_header(writer *w, const family *f, const part_info *p, const cha
         put(w, "share - -\n");
     put(w, "chunks %" PRIu64 " %" PRIu64 "\n", p->begin, p->end);
     if (p->begin == 0 && p->end > 0)
-        for (size_t at = 0; at < p->first_len && w->ok; at += HEAD_LINE)
+        for (size_t at = 0; at < p->first_len && w->ok; at += PART_HEAD_LINE)
             put_base64(w, "head", p->chunk + at,
-                       p->first_len - at < HEAD_LINE ? p->first_len - at : HEAD_LINE);
+                       p->first_len - at < PART_HEAD_LINE ? p->first_len - at : PART_HEAD_LINE);
 }
 
 /* The "check" line, when the file has not changed since st and every line
@@ -425,7 +367,7 @@ static int put_check(writer *w, int fd, const char *name, const struct stat *st)
     }
     if (!w->ok)
         return 0;
-    if (!check_end(w->check, check)) {
+    if (!part_check_end(w->check, check)) {
         report_error(name, KSUM_EHASH, NULL);
         return 0;
     }
@@ -434,7 +376,7 @@ static int put_check(writer *w, int fd, const char *name, const struct stat *st)
     return output_ok();
 }
 
-static int write_part(const options *o, OSSL_LIB_CTX *lib, const family *f)
+static int write_part(const options *o, OSSL_LIB_CTX *lib, const part_family *f)
 {
     const char *name = o->files[0];
     int fd = strcmp(name, "-") == 0 ? STDIN_FILENO : open(name, O_RDONLY | O_CLOEXEC);
@@ -469,7 +411,7 @@ static int write_part(const options *o, OSSL_LIB_CTX *lib, const family *f)
         goto done;
     }
     text = malloc(BASE64_LENGTH(strlen(name)) + 1);
-    if (text == NULL || !check_begin(lib, w.check)) {
+    if (text == NULL || !part_check_begin(lib, w.check)) {
         message_fail("out of memory");
         goto done;
     }
@@ -487,390 +429,6 @@ done:
     free(text);
     EVP_MD_CTX_free(w.check);
     return ok;
-}
-
-/* ---- reading records ---- */
-
-typedef struct cursor {
-    const char *p, *end;
-    const char *line;       /* the current line, without its '\n' */
-    size_t len;
-    size_t lineno;
-} cursor;
-
-/* The next line; 0 at the end of the text or on a line without '\n'
- * (a truncated record). */
-static int next_line(cursor *c)
-{
-    const char *nl;
-
-    if (c->p >= c->end)
-        return 0;
-    nl = memchr(c->p, '\n', (size_t)(c->end - c->p));
-    if (nl == NULL)
-        return 0;
-    c->line = c->p;
-    c->len = (size_t)(nl - c->p);
-    c->p = nl + 1;
-    c->lineno++;
-    return 1;
-}
-
-/* The line is "key VALUE": *value and *vlen get VALUE. */
-static int keyed(const cursor *c, const char *key, const char **value, size_t *vlen)
-{
-    size_t k = strlen(key);
-
-    if (c->len <= k || memcmp(c->line, key, k) != 0 || c->line[k] != ' ')
-        return 0;
-    *value = c->line + k + 1;
-    *vlen = c->len - k - 1;
-    return 1;
-}
-
-static int parse_u64(const char *s, size_t n, uint64_t *v)
-{
-    uint64_t x = 0;
-
-    if (n == 0 || n > 20 || (n > 1 && s[0] == '0'))
-        return 0;
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] < '0' || s[i] > '9' || x > (UINT64_MAX - (uint64_t)(s[i] - '0')) / 10)
-            return 0;
-        x = x * 10 + (uint64_t)(s[i] - '0');
-    }
-    *v = x;
-    return 1;
-}
-
-/* Lower-case hex only, as written: a record is read back only as it was
- * written, so that no byte of it can change unnoticed. */
-static int parse_digest(const char *s, size_t n, uint8_t out[PART_DIGEST])
-{
-    size_t len;
-
-    if (n != 2 * PART_DIGEST)
-        return 0;
-    for (size_t i = 0; i < n; i++)
-        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
-            return 0;
-    return hex_decode(s, n, out, &len) && len == PART_DIGEST;
-}
-
-/* Two decimal numbers, or "- -" when dash_ok. */
-static int parse_two(const char *s, size_t n, uint64_t *a, uint64_t *b, int dash_ok)
-{
-    const char *sp = memchr(s, ' ', n);
-
-    if (dash_ok && n == 3 && memcmp(s, "- -", 3) == 0) {
-        *a = *b = 0;
-        return 1;
-    }
-    return sp != NULL && parse_u64(s, (size_t)(sp - s), a) &&
-           parse_u64(sp + 1, n - (size_t)(sp - s) - 1, b);
-}
-
-/* Appends the base64 of s[0..n) to *buf (grown as needed); exactly want
- * bytes when want != 0, at most max otherwise. */
-static int append_base64(const char *s, size_t n, uint8_t **buf, size_t *len,
-                         size_t *cap, size_t want, size_t max)
-{
-    uint8_t piece[BASE64_LENGTH(HEAD_LINE > PART_MAX_CV ? HEAD_LINE : PART_MAX_CV)];
-    size_t got;
-
-    if (n > sizeof piece || n == 0)
-        return 0;
-    memcpy(piece, s, n);
-    if (!base64_decode((const char *)piece, n, piece, &got) ||
-        (want != 0 && got != want) || got > max || got == 0)
-        return 0;
-    if (*len + got > *cap) {
-        size_t ncap = *cap ? *cap * 2 : 4096;
-        uint8_t *p;
-        while (ncap < *len + got)
-            ncap *= 2;
-        if ((p = realloc(*buf, ncap)) == NULL)
-            return 0;
-        *buf = p;
-        *cap = ncap;
-    }
-    memcpy(*buf + *len, piece, got);
-    *len += got;
-    return 1;
-}
-
-static void record_free(part_record *r)
-{
-    free(r->name);
-    free(r->head);
-    free(r->cvs);
-    memset(r, 0, sizeof *r);
-}
-
-void part_records_free(part_record *recs, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        record_free(&recs[i]);
-    free(recs);
-}
-
-/* The next line must be "key VALUE" with cond true of v and vl; else a
- * reason into why and the function returns 0. */
-#define WANT(key, cond, what)                                                  \
-    do {                                                                       \
-        if (!next_line(c)) {                                                   \
-            snprintf(why, why_size, "truncated: it ends before its '%s' line "  \
-                     "(and its check)", key);                                  \
-            return 0;                                                          \
-        }                                                                      \
-        if (!keyed(c, key, &v, &vl) || !(cond)) {                              \
-            snprintf(why, why_size, "line %zu: %s", c->lineno, what);         \
-            return 0;                                                          \
-        }                                                                      \
-    } while (0)
-
-/* The file name, base64 in v[0..vl), into r->name (which record_free
- * frees, even when it is bad). */
-static int parse_name(const char *v, size_t vl, part_record *r)
-{
-    size_t n;
-
-    if ((r->name = malloc(vl + 1)) == NULL || vl % 4 != 0 ||
-        (memcpy(r->name, v, vl), !base64_decode(r->name, vl, (uint8_t *)r->name, &n)) ||
-        memchr(r->name, '\0', n) != NULL)
-        return 0;
-    r->name[n] = '\0';
-    return 1;
-}
-
-/* The lines from the first (read) to "chunks". */
-static int parse_header(cursor *c, part_record *r, char *why, size_t why_size)
-{
-    const char *v;
-    size_t vl;
-    uint64_t chunks;
-    const family *f;
-
-    if (c->len != strlen(MAGIC) || memcmp(c->line, MAGIC, c->len) != 0) {
-        snprintf(why, why_size, "line %zu: not a part record of this version "
-                 "(it must start with '%s')", c->lineno, MAGIC);
-        return 0;
-    }
-    WANT("algorithm", vl < sizeof r->algorithm, "no algorithm that ksum hashes in parts");
-    memcpy(r->algorithm, v, vl);
-    r->algorithm[vl] = '\0';
-    if ((f = family_of(r->algorithm)) == NULL) {
-        snprintf(why, why_size, "line %zu: no algorithm that ksum hashes in parts",
-                 c->lineno);
-        return 0;
-    }
-    r->cv_len = f->cv_len;
-    WANT("customization", parse_digest(v, vl, r->custom), "a bad customization digest");
-    WANT("object", parse_u64(v, vl, &r->length) && r->length < ((uint64_t)1 << 62),
-         "a bad object length");
-    WANT("first", parse_digest(v, vl, r->first), "a bad first-chunk digest");
-    WANT("last", parse_digest(v, vl, r->last), "a bad last-chunk digest");
-    WANT("name", 1, "no name line");
-    if (!parse_name(v, vl, r)) {
-        snprintf(why, why_size, "line %zu: a bad name", c->lineno);
-        return 0;
-    }
-    WANT("share", parse_two(v, vl, &r->share, &r->shares, 1) &&
-                      (r->shares == 0 || (r->share >= 1 && r->share <= r->shares)),
-         "a bad share (K N, or - -)");
-    chunks = r->length == 0 ? 1 : (r->length + PART_CHUNK - 1) / PART_CHUNK;
-    WANT("chunks", parse_two(v, vl, &r->begin, &r->end, 0) && r->begin <= r->end &&
-                       r->end <= chunks,
-         "a bad chunk range for the object's length");
-    return 1;
-}
-
-#undef WANT
-
-/* The head lines (the record of chunk 0), the cv lines, then the count;
- * *head_n gets how many head lines. */
-/* Room for the CVs the record says it has, as far as its text can hold
- * them (a forged range must not allocate terabytes): one allocation where
- * doubling copied megabytes. */
-static size_t cv_room(const cursor *c, part_record *r)
-{
-    size_t line = 4 + BASE64_LENGTH(r->cv_len);   /* "cv " and '\n' */
-    uint64_t said = r->end - r->begin;
-    uint64_t fits = (uint64_t)(c->end - c->p) / line;
-    uint8_t *p = malloc((size_t)(said < fits ? said : fits) * r->cv_len + 1);
-
-    if (p == NULL)
-        return 0;
-    free(r->cvs);
-    r->cvs = p;
-    return (size_t)(said < fits ? said : fits) * r->cv_len;
-}
-
-/* The run of well-formed "cv" lines at the cursor, decoded straight into
- * r->cvs: a line of exactly "cv ", the base64 of cv_len bytes and '\n' is
- * found without a search for its end (a gigabyte has 131,072 of them).
- * Any other line is left to parse_body's general loop, which reads it as
- * it reads every line, and reports it if it is bad. */
-static void take_cv_lines(cursor *c, part_record *r, size_t cv_cap)
-{
-    size_t text = BASE64_LENGTH(r->cv_len), line = 3 + text + 1, got;
-    uint8_t cv[BASE64_LENGTH(PART_MAX_CV) / 4 * 3];
-
-    while ((size_t)(c->end - c->p) >= line && memcmp(c->p, "cv ", 3) == 0 &&
-           c->p[line - 1] == '\n' && (r->count + 1) * r->cv_len <= cv_cap &&
-           base64_decode(c->p + 3, text, cv, &got) && got == r->cv_len) {
-        memcpy(r->cvs + r->count * r->cv_len, cv, got);
-        r->count++;
-        c->line = c->p;
-        c->len = line - 1;
-        c->p += line;
-        c->lineno++;
-    }
-}
-
-static int parse_body(cursor *c, part_record *r, size_t *head_n, char *why,
-                      size_t why_size)
-{
-    const char *v;
-    size_t vl, head_cap = 0, cv_cap = cv_room(c, r);
-    uint64_t cvs_said;
-
-    for (;;) {
-        take_cv_lines(c, r, cv_cap);
-        if (!next_line(c)) {
-            snprintf(why, why_size, "truncated: it ends before its 'cvs' line (and its check)");
-            return 0;
-        }
-        if (keyed(c, "head", &v, &vl)) {
-            if (r->count > 0 ||
-                !append_base64(v, vl, &r->head, &r->head_len, &head_cap, 0, HEAD_LINE) ||
-                r->head_len > PART_CHUNK) {
-                snprintf(why, why_size, "line %zu: a bad head line", c->lineno);
-                return 0;
-            }
-            (*head_n)++;
-            continue;
-        }
-        if (keyed(c, "cv", &v, &vl)) {
-            size_t bytes = r->count * r->cv_len;
-            if (!append_base64(v, vl, &r->cvs, &bytes, &cv_cap, r->cv_len, r->cv_len)) {
-                snprintf(why, why_size, "line %zu: a bad cv line", c->lineno);
-                return 0;
-            }
-            r->count++;
-            continue;
-        }
-        break;
-    }
-    if (!keyed(c, "cvs", &v, &vl) || !parse_u64(v, vl, &cvs_said)) {
-        snprintf(why, why_size, "line %zu: a bad line where 'cvs COUNT' belongs", c->lineno);
-        return 0;
-    }
-    if (cvs_said != r->count) {
-        snprintf(why, why_size, "truncated or corrupted: %zu cv lines, 'cvs' says %" PRIu64,
-                 r->count, cvs_said);
-        return 0;
-    }
-    return 1;
-}
-
-/* The "check" line: the digest of the record's lines from start to the
- * cursor (just past "cvs"). */
-static int parse_check(OSSL_LIB_CTX *lib, cursor *c, const char *start, char *why,
-                       size_t why_size)
-{
-    size_t hashed = (size_t)(c->p - start), vl;
-    const char *v;
-    uint8_t want[PART_DIGEST], got[PART_DIGEST];
-
-    if (!next_line(c)) {
-        snprintf(why, why_size, "truncated: no 'check' line");
-        return 0;
-    }
-    if (!keyed(c, "check", &v, &vl) || !parse_digest(v, vl, want)) {
-        snprintf(why, why_size, "line %zu: a bad line where 'check DIGEST' belongs",
-                 c->lineno);
-        return 0;
-    }
-    if (!part_digest(lib, start, hashed, got)) {
-        snprintf(why, why_size, "cannot compute its digest");
-        return 0;
-    }
-    if (CRYPTO_memcmp(want, got, PART_DIGEST) != 0) {
-        snprintf(why, why_size, "corrupted: its contents do not match its check");
-        return 0;
-    }
-    return 1;
-}
-
-/* The whole first chunk in the record of chunk 0, and in no other. */
-static int head_fits(const part_record *r, size_t head_n, char *why, size_t why_size)
-{
-    uint64_t first_len = r->length < PART_CHUNK ? r->length : PART_CHUNK;
-    int has0 = r->begin == 0 && r->end > 0;
-
-    if ((has0 && r->head_len != first_len) || (!has0 && head_n > 0)) {
-        snprintf(why, why_size, "the head (the first chunk) is %s",
-                 has0 ? "incomplete" : "in a part that does not start the object");
-        return 0;
-    }
-    return 1;
-}
-
-/* One record from the cursor, which is at its first line (read).  On
- * failure a reason into why. */
-static int parse_record(OSSL_LIB_CTX *lib, cursor *c, part_record *r, char *why,
-                        size_t why_size)
-{
-    const char *start = c->line;
-    size_t head_n = 0;
-
-    return parse_header(c, r, why, why_size) && parse_body(c, r, &head_n, why, why_size) &&
-           parse_check(lib, c, start, why, why_size) && head_fits(r, head_n, why, why_size);
-}
-
-int part_records_parse(OSSL_LIB_CTX *lib, const char *file, const char *text,
-                       size_t len, part_record **recs, size_t *n, char *why,
-                       size_t why_size)
-{
-    cursor c = {text, text + len, NULL, 0, 0};
-    size_t cap = 0;
-
-    *recs = NULL;
-    *n = 0;
-    while (next_line(&c)) {
-        part_record *r;
-        char reason[256];
-        if (*n == cap) {
-            part_record *p = realloc(*recs, (cap ? 2 * cap : 4) * sizeof *p);
-            if (p == NULL) {
-                snprintf(why, why_size, "%s: out of memory", file);
-                return 0;
-            }
-            *recs = p;
-            cap = cap ? 2 * cap : 4;
-        }
-        r = &(*recs)[*n];
-        memset(r, 0, sizeof *r);
-        r->file = file;
-        r->index = *n + 1;
-        if (!parse_record(lib, &c, r, reason, sizeof reason)) {
-            snprintf(why, why_size, "%s: part record %zu: %s", file, r->index, reason);
-            record_free(r);
-            return 0;
-        }
-        (*n)++;
-    }
-    if (c.p < c.end) {
-        snprintf(why, why_size, "%s: part record %zu: truncated: a last line without "
-                 "its end", file, *n + 1);
-        return 0;
-    }
-    if (*n == 0) {
-        snprintf(why, why_size, "%s: no part record", file);
-        return 0;
-    }
-    return 1;
 }
 
 /* ---- combining ---- */
@@ -1054,6 +612,7 @@ typedef struct record_set {
     part_record **per_file;
     size_t *counts;
     size_t files;
+    part_pool pool;      /* their CVs, when every file is a regular one */
 } record_set;
 
 static void record_set_free(record_set *s)
@@ -1063,6 +622,7 @@ static void record_set_free(record_set *s)
     free(s->per_file);
     free(s->counts);
     free(s->all);
+    part_pool_close(&s->pool);
 }
 
 /* One record file, read and parsed (its checks computed) on some thread. */
@@ -1076,6 +636,7 @@ typedef struct record_file {
 typedef struct record_work {
     OSSL_LIB_CTX *lib;
     record_set *s;
+    early_node *early;    /* the final node, begun as records arrive */
     record_file *files;
     size_t nfiles;
     atomic_size_t next;
@@ -1089,8 +650,10 @@ static void read_record_file(record_work *w, size_t i, text_buffer *b)
 
     if ((f->err = slurp(f->name, b, &len)) != 0)
         return;
-    f->parsed = part_records_parse(w->lib, f->name, b->p, len, &w->s->per_file[i],
+    f->parsed = part_records_parse(w->lib, f->name, b->p, len, &w->s->pool, &w->s->per_file[i],
                                    &w->s->counts[i], f->why, sizeof f->why);
+    if (f->parsed)
+        early_offer(w->early, w->s->per_file[i], w->s->counts[i]);
 }
 
 static void *record_worker(void *arg)
@@ -1113,16 +676,20 @@ static void *record_worker(void *arg)
     return NULL;
 }
 
-/* Two threads only when every name is a regular file: standard input
- * named twice, or a FIFO, must be read once, in order. */
-static int all_regular(const record_work *w)
+/* Two threads and a pool only when every name is a regular file:
+ * standard input named twice, or a FIFO, must be read once, in order, and
+ * has no size to plan for.  *bytes gets the files' total size. */
+static int all_regular(const record_work *w, uint64_t *bytes)
 {
     struct stat st;
 
-    for (size_t i = 0; i < w->nfiles; i++)
+    *bytes = 0;
+    for (size_t i = 0; i < w->nfiles; i++) {
         if (strcmp(w->files[i].name, "-") == 0 || stat(w->files[i].name, &st) != 0 ||
             !S_ISREG(st.st_mode))
             return 0;
+        *bytes += (uint64_t)st.st_size;
+    }
     return 1;
 }
 
@@ -1132,9 +699,17 @@ static int all_regular(const record_work *w)
 static int read_all_files(record_work *w, unsigned threads)
 {
     pthread_t helper;
-    int helped = threads > 1 && w->nfiles > 1 && all_regular(w) &&
-                 thread_start(&helper, record_worker, w) == 0;
+    uint64_t bytes;
+    int regular = all_regular(w, &bytes), helped;
     size_t bad;
+
+    /* CVs are at most 2/3 of their cv lines (32 bytes a 48-byte line for
+     * KT128, 64 a 92 for KT256): 3/4 of the files leaves room for every
+     * record's rounding.  A file that grew since is malloc'd beyond it. */
+    if (regular && bytes > 0 && bytes < SIZE_MAX / 4)
+        (void)part_pool_open(&w->s->pool, (size_t)(bytes / 4 * 3 + 64));
+    helped = regular && threads > 1 && w->nfiles > 1 &&
+             thread_start(&helper, record_worker, w) == 0;
 
     record_worker(w);
     if (helped)
@@ -1153,9 +728,10 @@ static int read_all_files(record_work *w, unsigned threads)
     return 1;
 }
 
-static int read_records(OSSL_LIB_CTX *lib, char **files, unsigned threads, record_set *s)
+static int read_records(OSSL_LIB_CTX *lib, char **files, unsigned threads, record_set *s,
+                        early_node *early)
 {
-    record_work w = {lib, s, NULL, 0, 0, 0};
+    record_work w = {lib, s, early, NULL, 0, 0, 0};
     size_t at = 0;
     int ok;
 
@@ -1187,12 +763,12 @@ static int read_records(OSSL_LIB_CTX *lib, char **files, unsigned threads, recor
 /* The family of the resolved options' algorithm, when the records are
  * parts of one object, made with it and with -C, and cover the object;
  * sorts s->all by range.  NULL (said) otherwise. */
-static const family *records_family(const options *o, OSSL_LIB_CTX *lib, record_set *s)
+static const part_family *records_family(const options *o, OSSL_LIB_CTX *lib, record_set *s)
 {
-    const family *f;
+    const part_family *f;
     uint8_t cdig[PART_DIGEST];
 
-    if (o->evp->nalgs != 1 || (f = family_of(o->evp->alg->name)) == NULL) {
+    if (o->evp->nalgs != 1 || (f = part_family_of(o->evp->alg->name)) == NULL) {
         message_fail("--combine: %s is not hashed in parts (only --k12, --kt256, --m14)",
              o->evp->alg->name);
         return NULL;
@@ -1209,34 +785,28 @@ static const family *records_family(const options *o, OSSL_LIB_CTX *lib, record_
     return f;
 }
 
-/* The final node into ctx: the head, then every record's CVs in order.
- * A long output is squeezed as it is printed (KSUM_PARAM_SQUEEZE); a
- * shorter one is made here, into *sum. */
-static int final_node(const options *o, const record_set *s, const part_record *head,
-                      const hasher *h, const EVP_MD *md, EVP_MD_CTX *ctx, uint8_t **sum)
+/* The final node: the head, then every record's CVs in order, most of it
+ * absorbed while the files were read (early.h).  A long output is squeezed
+ * as it is printed (KSUM_PARAM_SQUEEZE); a shorter one is made here, into
+ * *sum.  The output length is set last: the node began before the options
+ * were resolved. */
+static int final_node(const record_set *s, const part_family *f, const part_record *head,
+                      const hasher *h, early_node *early, EVP_MD_CTX **ctx, uint8_t **sum)
 {
-    const char *custom = custom_of(o);
-    uint64_t length = head->length;
     size_t size = h->size;
-    OSSL_PARAM p[] = {
-        OSSL_PARAM_construct_octet_string(KSUM_PARAM_CUSTOM, (void *)custom,
-                                          strlen(custom)),
-        OSSL_PARAM_construct_uint64(KSUM_PARAM_MESSAGE_LENGTH, &length),
-        OSSL_PARAM_construct_size_t(OSSL_DIGEST_PARAM_XOFLEN, &size),
-        OSSL_PARAM_END};
-    int fed = md != NULL && ctx != NULL && EVP_DigestInit_ex2(ctx, md, p) &&
-              EVP_DigestUpdate(ctx, head->head, head->head_len);
+    OSSL_PARAM p[] = {OSSL_PARAM_construct_size_t(OSSL_DIGEST_PARAM_XOFLEN, &size),
+                      OSSL_PARAM_END};
+    int fed = (*ctx = early_take(early, s->all, s->n, f->final, head->length)) != NULL &&
+              EVP_MD_CTX_set_params(*ctx, p);
 
-    for (size_t i = 0; fed && i < s->n; i++)
-        fed = EVP_DigestUpdate(ctx, s->all[i]->cvs, s->all[i]->count * s->all[i]->cv_len);
     if (fed && !hasher_streams(h))
-        fed = (*sum = malloc(h->size)) != NULL && EVP_DigestFinalXOF(ctx, *sum, h->size);
+        fed = (*sum = malloc(h->size)) != NULL && EVP_DigestFinalXOF(*ctx, *sum, h->size);
     if (!fed) {
         char why[512];
         openssl_reason(why, sizeof why);
         message_fail("%s: the parts' chaining values do not make the tree of a %" PRIu64
              "-byte object (a part holds too few or too many): %s", head->name,
-             length, why);
+             head->length, why);
     }
     return fed;
 }
@@ -1265,15 +835,19 @@ static int combine(options *o, OSSL_LIB_CTX *lib, resolved *r)
 {
     record_set s;
     hasher h;
-    EVP_MD *md = NULL;
+    early_node *early = early_new(lib, custom_of(o));
     EVP_MD_CTX *ctx = NULL;
-    const family *f;
+    const part_family *f;
     uint8_t *sum = NULL;
     const part_record *head = NULL;
     char *object[2] = {NULL, NULL};
     int ok = 0, opened = 0;
 
-    if (!read_records(lib, o->files, o->threads ? o->threads : ksum_cpu_count(), &s))
+    if (early == NULL) {
+        message_fail("out of memory");
+        return 0;
+    }
+    if (!read_records(lib, o->files, o->threads ? o->threads : ksum_cpu_count(), &s, early))
         goto done;
     /* Without an algorithm switch, the records name it. */
     if (!o->alg_given) {
@@ -1292,15 +866,13 @@ static int combine(options *o, OSSL_LIB_CTX *lib, resolved *r)
     if (!hasher_open(&h, lib, o->evp->alg, o))
         goto done;
     opened = 1;
-    md = EVP_MD_fetch(lib, f->final, PROPS);
-    ctx = EVP_MD_CTX_new();
-    if (!final_node(o, &s, head, &h, md, ctx, &sum))
+    if (!final_node(&s, f, head, &h, early, &ctx, &sum))
         goto done;
     ok = print_combined(o, &h, ctx, head, sum);
 done:
     free(sum);
     EVP_MD_CTX_free(ctx);
-    EVP_MD_free(md);
+    early_free(early);
     if (opened)
         hasher_close(&h);
     record_set_free(&s);
@@ -1311,14 +883,14 @@ done:
 
 int parts_main(options *o, OSSL_LIB_CTX *lib, resolved *r)
 {
-    const family *f;
+    const part_family *f;
 
     /* options_judge saw to one way, one FILE and no --check */
     if (o->combine)
         return combine(o, lib, r);
     if (!options_resolve(o, lib, r))
         return 0;
-    if (r->nalgs != 1 || (f = family_of(r->alg->name)) == NULL)
+    if (r->nalgs != 1 || (f = part_family_of(r->alg->name)) == NULL)
         return message_fail("%s: %s is not hashed in parts (only --k12, --kt256, --m14)",
                     o->part_share ? "--part" : "--part-range", r->alg->name);
     return write_part(o, lib, f);

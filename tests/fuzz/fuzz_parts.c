@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The part-record parser of ksum --combine (cli/parts/parts.c) on arbitrary
- * bytes.  The first byte chooses whether each "check" line is first set to
- * the right digest of its record, so that mutations get past the check to
- * the rules after it.  What the parser accepts must be well formed: a
+ * The part-record parser of ksum --combine (cli/parts/record.c) on arbitrary
+ * bytes.  The first byte's lowest bit chooses whether each "check" line is
+ * first set to the right digest of its record, so that mutations get past
+ * the check to the rules after it; its next bit, whether the CVs come from
+ * a pool (a small one).  What the parser accepts must be well formed: a
  * range inside the object, a head only in the record of chunk 0 and then
  * exactly the first chunk, whole CVs, a NUL-terminated name; and it must
  * never read or write outside the input.
@@ -14,7 +15,7 @@
 
 #include "base/encoding.h"
 #include "fuzz_common.h"
-#include "parts/parts.h"
+#include "parts/record.h"
 
 static OSSL_LIB_CTX *lib;
 
@@ -40,6 +41,7 @@ static void fix_checks(char *text, size_t len)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     part_record *recs;
+    part_pool pool;
     size_t n;
     char why[1024], *text;
 
@@ -53,7 +55,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(text, data + 1, size - 1);
     if (data[0] & 1)
         fix_checks(text, size - 1);
-    if (part_records_parse(lib, "fuzz", text, size - 1, &recs, &n, why, sizeof why)) {
+    /* a pool small enough that records also run out of it, and grow out
+     * of it */
+    if ((data[0] & 2) && !part_pool_open(&pool, size / 8))
+        return free(text), 0;
+    if (part_records_parse(lib, "fuzz", text, size - 1, data[0] & 2 ? &pool : NULL, &recs, &n,
+                           why, sizeof why)) {
         for (size_t i = 0; i < n; i++) {
             const part_record *r = &recs[i];
             uint64_t chunks = r->length == 0 ? 1 : (r->length + PART_CHUNK - 1) / PART_CHUNK;
@@ -75,6 +82,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();   /* a refusal is one line */
     }
     part_records_free(recs, n);
+    if (data[0] & 2)
+        part_pool_close(&pool);
     free(text);
     return 0;
 }

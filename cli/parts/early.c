@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The final node begun early (see early.h).  The node is the provider's
+ * -FINAL algorithm: this file only chooses when to hand it which bytes.
+ */
+#include "parts/early.h"
+
+#include <openssl/core_names.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ksumprov.h"
+
+#define PROPS "provider=" KSUMPROV_NAME
+
+struct early_node {
+    OSSL_LIB_CTX *lib;
+    const char *custom;
+    pthread_mutex_t lock;
+    part_record **heap;      /* offered and not yet absorbed, least chunk first */
+    size_t nheap, heap_cap;
+    part_record **absorbed;  /* in the order absorbed */
+    size_t nabsorbed, absorbed_cap;
+    uint64_t next;           /* the chunk the next record must begin at */
+    int busy;                /* a thread is absorbing (the others only offer) */
+    int broken;              /* out of memory, a failed call, a chunk twice */
+    /* the node, touched only by the busy thread, then by early_take */
+    EVP_MD_CTX *ctx;
+    const char *final_name;
+    uint64_t length;
+};
+
+static int grow(part_record ***v, size_t n, size_t *cap)
+{
+    part_record **p;
+
+    if (n < *cap)
+        return 1;
+    if ((p = realloc(*v, (*cap ? 2 * *cap : 16) * sizeof *p)) == NULL)
+        return 0;
+    *v = p;
+    *cap = *cap ? 2 * *cap : 16;
+    return 1;
+}
+
+static int before(const part_record *a, const part_record *b)
+{
+    return a->begin != b->begin ? a->begin < b->begin : a->end < b->end;
+}
+
+static int heap_push(early_node *e, part_record *r)
+{
+    size_t i = e->nheap++;
+
+    if (!grow(&e->heap, i, &e->heap_cap)) {
+        e->nheap--;
+        return 0;
+    }
+    for (; i > 0 && before(r, e->heap[(i - 1) / 2]); i = (i - 1) / 2)
+        e->heap[i] = e->heap[(i - 1) / 2];
+    e->heap[i] = r;
+    return 1;
+}
+
+static part_record *heap_pop(early_node *e)
+{
+    part_record *top = e->heap[0], *last = e->heap[--e->nheap];
+    size_t i = 0, child;
+
+    while ((child = 2 * i + 1) < e->nheap) {
+        if (child + 1 < e->nheap && before(e->heap[child + 1], e->heap[child]))
+            child++;
+        if (!before(e->heap[child], last))
+            break;
+        e->heap[i] = e->heap[child];
+        i = child;
+    }
+    if (e->nheap > 0)
+        e->heap[i] = last;
+    return top;
+}
+
+/* The head record starts the node: the object's length, the customization
+ * string and the first chunk. */
+static int start(early_node *e, const part_record *head)
+{
+    uint64_t length = head->length;
+    OSSL_PARAM p[] = {
+        OSSL_PARAM_construct_octet_string(KSUM_PARAM_CUSTOM, (void *)e->custom,
+                                          strlen(e->custom)),
+        OSSL_PARAM_construct_uint64(KSUM_PARAM_MESSAGE_LENGTH, &length),
+        OSSL_PARAM_END};
+    const part_family *f = part_family_of(head->algorithm);
+    const char *name = f != NULL ? f->final : NULL;
+    EVP_MD *md = name != NULL ? EVP_MD_fetch(e->lib, name, PROPS) : NULL;
+    int ok = md != NULL && (e->ctx = EVP_MD_CTX_new()) != NULL &&
+             EVP_DigestInit_ex2(e->ctx, md, p) &&
+             EVP_DigestUpdate(e->ctx, head->head, head->head_len);
+
+    EVP_MD_free(md);
+    e->final_name = name;
+    e->length = length;
+    return ok;
+}
+
+/* A record of at least one chunk, the next in chunk order. */
+static int absorb(early_node *e, const part_record *r)
+{
+    if (r->begin == 0 && !start(e, r))
+        return 0;
+    return e->ctx != NULL && EVP_DigestUpdate(e->ctx, r->cvs, r->count * r->cv_len);
+}
+
+/* Called with e->lock held, by the one busy thread; the lock is let go
+ * while a record is absorbed, so that the other threads go on offering. */
+static void absorb_ready(early_node *e)
+{
+    while (!e->broken && e->nheap > 0 && e->heap[0]->begin <= e->next) {
+        part_record *r = heap_pop(e);
+        int ok;
+        if (r->begin < e->next ||
+            !grow(&e->absorbed, e->nabsorbed, &e->absorbed_cap)) {
+            e->broken = 1;   /* overlapping records: combine will say so */
+            break;
+        }
+        e->absorbed[e->nabsorbed++] = r;
+        e->next = r->end;
+        pthread_mutex_unlock(&e->lock);
+        ok = absorb(e, r);
+        pthread_mutex_lock(&e->lock);
+        e->broken |= !ok;
+    }
+}
+
+early_node *early_new(OSSL_LIB_CTX *lib, const char *custom)
+{
+    early_node *e = calloc(1, sizeof *e);
+
+    if (e == NULL)
+        return NULL;
+    if (pthread_mutex_init(&e->lock, NULL) != 0) {
+        free(e);
+        return NULL;
+    }
+    e->lib = lib;
+    e->custom = custom;
+    return e;
+}
+
+void early_offer(early_node *e, part_record *recs, size_t n)
+{
+    if (e == NULL)
+        return;
+    pthread_mutex_lock(&e->lock);
+    for (size_t i = 0; i < n; i++)
+        if (recs[i].begin < recs[i].end && !heap_push(e, &recs[i]))
+            e->broken = 1;
+    if (!e->busy) {
+        e->busy = 1;
+        absorb_ready(e);
+        e->busy = 0;
+    }
+    pthread_mutex_unlock(&e->lock);
+}
+
+/* How many of the sorted records, skipping empty shares, the node already
+ * holds; 0 (and the node dropped) when they are not its start. */
+static size_t held(early_node *e, part_record *const *all, size_t n,
+                   const char *final_name, uint64_t length)
+{
+    size_t k = 0;
+
+    if (!e->broken && e->ctx != NULL && strcmp(e->final_name, final_name) == 0 &&
+        e->length == length)
+        for (size_t i = 0; i < n && k < e->nabsorbed; i++)
+            if (all[i]->begin < all[i]->end && all[i] != e->absorbed[k++]) {
+                k = 0;
+                break;
+            }
+    if (k == e->nabsorbed && k > 0)
+        return k;
+    EVP_MD_CTX_free(e->ctx);
+    e->ctx = NULL;
+    return 0;
+}
+
+EVP_MD_CTX *early_take(early_node *e, part_record *const *all, size_t n,
+                       const char *final_name, uint64_t length)
+{
+    size_t k = held(e, all, n, final_name, length);
+    EVP_MD_CTX *ctx;
+
+    for (size_t i = 0; i < n; i++) {
+        if (all[i]->begin == all[i]->end)
+            continue;
+        if (k > 0) {
+            k--;   /* absorbed already */
+            continue;
+        }
+        if (!absorb(e, all[i]))
+            return NULL;
+    }
+    ctx = e->ctx;
+    e->ctx = NULL;
+    return ctx;
+}
+
+void early_free(early_node *e)
+{
+    if (e == NULL)
+        return;
+    EVP_MD_CTX_free(e->ctx);
+    pthread_mutex_destroy(&e->lock);
+    free(e->heap);
+    free(e->absorbed);
+    free(e);
+}

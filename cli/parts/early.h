@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * --combine's final node, begun while the record files are still being
+ * read.  Absorbing every CV in chunk order is one sponge, so it cannot be
+ * split; but it need not wait for the last file: each file's records are
+ * offered as soon as they are parsed and checked, and absorbed when they
+ * continue the chunks absorbed so far.
+ *
+ * It decides nothing.  combine checks the whole set of records as before
+ * (object, algorithm, customization, split, cover), then takes the node
+ * only if what it absorbed is, pointer for pointer, the start of that
+ * sorted set, with the head's algorithm and length; otherwise it builds
+ * the node again from the start.
+ */
+#ifndef KSUM_CLI_PARTS_EARLY_H
+#define KSUM_CLI_PARTS_EARLY_H
+
+#include <openssl/evp.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "parts/record.h"
+
+typedef struct early_node early_node;
+
+/* A node for the records' customization string custom (the -C given);
+ * NULL when out of memory (combine then absorbs at the end, as always). */
+early_node *early_new(OSSL_LIB_CTX *lib, const char *custom);
+/* One file's n records, well formed and checked, which stay where they are
+ * until early_free; safe from any thread, e may be NULL. */
+void early_offer(early_node *e, part_record *recs, size_t n);
+/* Once every file is read and the sorted set all[0..n) is judged whole:
+ * the node with every CV absorbed, which the caller then owns; NULL when
+ * the early work does not match (the caller starts again) or failed. */
+EVP_MD_CTX *early_take(early_node *e, part_record *const *all, size_t n,
+                       const char *final_name, uint64_t length);
+void early_free(early_node *e);
+
+#endif

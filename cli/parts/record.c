@@ -1,0 +1,528 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The part record (docs/parts.md): the functions hashed in parts, the
+ * digests a record carries, and reading records back.  parts.c writes
+ * them and combines them; the fuzzer reads them.
+ */
+#include "parts/record.h"
+
+#include <inttypes.h>
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "base/encoding.h"
+#include "ksumprov.h"
+
+#define PROPS "provider=" KSUMPROV_NAME
+
+static const part_family families[] = {
+    {"KANGAROOTWELVE", "KT128-CV", "KT128-FINAL", 32},
+    {"KT256", "KT256-CV", "KT256-FINAL", 64},
+    {"MARSUPILAMIFOURTEEN", "M14-CV", "M14-FINAL", 64},
+};
+
+const part_family *part_family_of(const char *name)
+{
+    for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
+        if (strcmp(families[i].name, name) == 0)
+            return &families[i];
+    return NULL;
+}
+
+
+
+/* The digests of a record (of C, of the first and last chunks, of the
+ * record itself): KT128 with a 32-byte output, through EVP.  KT128 and not
+ * SHA3-256: combining checks every record, a 256th of the object, and
+ * KT128 is several times faster there (its leaves side by side).  On one
+ * thread: combine checks two records at once already, and a record of a
+ * megabyte is over before helper threads would have started. */
+#define CHECK_ALGORITHM "KANGAROOTWELVE"
+
+int part_check_begin(OSSL_LIB_CTX *lib, EVP_MD_CTX *ctx)
+{
+    EVP_MD *md = EVP_MD_fetch(lib, CHECK_ALGORITHM, PROPS);
+    size_t outlen = PART_DIGEST;
+    unsigned one = 1;
+    OSSL_PARAM p[] = {OSSL_PARAM_construct_size_t(OSSL_DIGEST_PARAM_XOFLEN, &outlen),
+                      OSSL_PARAM_construct_uint(KSUM_PARAM_THREADS, &one), OSSL_PARAM_END};
+    int ok = md != NULL && EVP_DigestInit_ex2(ctx, md, p);
+
+    EVP_MD_free(md);
+    return ok;
+}
+
+int part_check_end(EVP_MD_CTX *ctx, uint8_t out[PART_DIGEST])
+{
+    return EVP_DigestFinalXOF(ctx, out, PART_DIGEST);
+}
+
+int part_digest(OSSL_LIB_CTX *lib, const void *in, size_t len, uint8_t out[PART_DIGEST])
+{
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    int ok = ctx != NULL && part_check_begin(lib, ctx) && EVP_DigestUpdate(ctx, in, len) &&
+             part_check_end(ctx, out);
+
+    EVP_MD_CTX_free(ctx);
+    return ok;
+}
+
+/* ---- reading records ---- */
+
+typedef struct cursor {
+    part_pool *pool;        /* where CVs go, or NULL: malloc */
+    const char *p, *end;
+    const char *line;       /* the current line, without its '\n' */
+    size_t len;
+    size_t lineno;
+} cursor;
+
+/* The next line; 0 at the end of the text or on a line without '\n'
+ * (a truncated record). */
+static int next_line(cursor *c)
+{
+    const char *nl;
+
+    if (c->p >= c->end)
+        return 0;
+    nl = memchr(c->p, '\n', (size_t)(c->end - c->p));
+    if (nl == NULL)
+        return 0;
+    c->line = c->p;
+    c->len = (size_t)(nl - c->p);
+    c->p = nl + 1;
+    c->lineno++;
+    return 1;
+}
+
+/* The line is "key VALUE": *value and *vlen get VALUE. */
+static int keyed(const cursor *c, const char *key, const char **value, size_t *vlen)
+{
+    size_t k = strlen(key);
+
+    if (c->len <= k || memcmp(c->line, key, k) != 0 || c->line[k] != ' ')
+        return 0;
+    *value = c->line + k + 1;
+    *vlen = c->len - k - 1;
+    return 1;
+}
+
+static int parse_u64(const char *s, size_t n, uint64_t *v)
+{
+    uint64_t x = 0;
+
+    if (n == 0 || n > 20 || (n > 1 && s[0] == '0'))
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9' || x > (UINT64_MAX - (uint64_t)(s[i] - '0')) / 10)
+            return 0;
+        x = x * 10 + (uint64_t)(s[i] - '0');
+    }
+    *v = x;
+    return 1;
+}
+
+/* Lower-case hex only, as written: a record is read back only as it was
+ * written, so that no byte of it can change unnoticed. */
+static int parse_digest(const char *s, size_t n, uint8_t out[PART_DIGEST])
+{
+    size_t len;
+
+    if (n != 2 * PART_DIGEST)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+            return 0;
+    return hex_decode(s, n, out, &len) && len == PART_DIGEST;
+}
+
+/* Two decimal numbers, or "- -" when dash_ok. */
+static int parse_two(const char *s, size_t n, uint64_t *a, uint64_t *b, int dash_ok)
+{
+    const char *sp = memchr(s, ' ', n);
+
+    if (dash_ok && n == 3 && memcmp(s, "- -", 3) == 0) {
+        *a = *b = 0;
+        return 1;
+    }
+    return sp != NULL && parse_u64(s, (size_t)(sp - s), a) &&
+           parse_u64(sp + 1, n - (size_t)(sp - s) - 1, b);
+}
+
+/* Appends the base64 of s[0..n) to *buf (grown as needed); exactly want
+ * bytes when want != 0, at most max otherwise. */
+static int append_base64(const char *s, size_t n, uint8_t **buf, size_t *len,
+                         size_t *cap, size_t want, size_t max)
+{
+    uint8_t piece[BASE64_LENGTH(PART_HEAD_LINE > PART_MAX_CV ? PART_HEAD_LINE : PART_MAX_CV)];
+    size_t got;
+
+    if (n > sizeof piece || n == 0)
+        return 0;
+    memcpy(piece, s, n);
+    if (!base64_decode((const char *)piece, n, piece, &got) ||
+        (want != 0 && got != want) || got > max || got == 0)
+        return 0;
+    if (*len + got > *cap) {
+        size_t ncap = *cap ? *cap * 2 : 4096;
+        uint8_t *p;
+        while (ncap < *len + got)
+            ncap *= 2;
+        if ((p = realloc(*buf, ncap)) == NULL)
+            return 0;
+        *buf = p;
+        *cap = ncap;
+    }
+    memcpy(*buf + *len, piece, got);
+    *len += got;
+    return 1;
+}
+
+static void record_free(part_record *r)
+{
+    free(r->name);
+    free(r->head);
+    if (!r->pooled)
+        free(r->cvs);
+    memset(r, 0, sizeof *r);
+}
+
+void part_records_free(part_record *recs, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        record_free(&recs[i]);
+    free(recs);
+}
+
+/* The next line must be "key VALUE" with cond true of v and vl; else a
+ * reason into why and the function returns 0. */
+#define WANT(key, cond, what)                                                  \
+    do {                                                                       \
+        if (!next_line(c)) {                                                   \
+            snprintf(why, why_size, "truncated: it ends before its '%s' line "  \
+                     "(and its check)", key);                                  \
+            return 0;                                                          \
+        }                                                                      \
+        if (!keyed(c, key, &v, &vl) || !(cond)) {                              \
+            snprintf(why, why_size, "line %zu: %s", c->lineno, what);         \
+            return 0;                                                          \
+        }                                                                      \
+    } while (0)
+
+/* The file name, base64 in v[0..vl), into r->name (which record_free
+ * frees, even when it is bad). */
+static int parse_name(const char *v, size_t vl, part_record *r)
+{
+    size_t n;
+
+    if ((r->name = malloc(vl + 1)) == NULL || vl % 4 != 0 ||
+        (memcpy(r->name, v, vl), !base64_decode(r->name, vl, (uint8_t *)r->name, &n)) ||
+        memchr(r->name, '\0', n) != NULL)
+        return 0;
+    r->name[n] = '\0';
+    return 1;
+}
+
+/* The lines from the first (read) to "chunks". */
+static int parse_header(cursor *c, part_record *r, char *why, size_t why_size)
+{
+    const char *v;
+    size_t vl;
+    uint64_t chunks;
+    const part_family *f;
+
+    if (c->len != strlen(PART_MAGIC) || memcmp(c->line, PART_MAGIC, c->len) != 0) {
+        snprintf(why, why_size, "line %zu: not a part record of this version "
+                 "(it must start with '%s')", c->lineno, PART_MAGIC);
+        return 0;
+    }
+    WANT("algorithm", vl < sizeof r->algorithm, "no algorithm that ksum hashes in parts");
+    memcpy(r->algorithm, v, vl);
+    r->algorithm[vl] = '\0';
+    if ((f = part_family_of(r->algorithm)) == NULL) {
+        snprintf(why, why_size, "line %zu: no algorithm that ksum hashes in parts",
+                 c->lineno);
+        return 0;
+    }
+    r->cv_len = f->cv_len;
+    WANT("customization", parse_digest(v, vl, r->custom), "a bad customization digest");
+    WANT("object", parse_u64(v, vl, &r->length) && r->length < ((uint64_t)1 << 62),
+         "a bad object length");
+    WANT("first", parse_digest(v, vl, r->first), "a bad first-chunk digest");
+    WANT("last", parse_digest(v, vl, r->last), "a bad last-chunk digest");
+    WANT("name", 1, "no name line");
+    if (!parse_name(v, vl, r)) {
+        snprintf(why, why_size, "line %zu: a bad name", c->lineno);
+        return 0;
+    }
+    WANT("share", parse_two(v, vl, &r->share, &r->shares, 1) &&
+                      (r->shares == 0 || (r->share >= 1 && r->share <= r->shares)),
+         "a bad share (K N, or - -)");
+    chunks = r->length == 0 ? 1 : (r->length + PART_CHUNK - 1) / PART_CHUNK;
+    WANT("chunks", parse_two(v, vl, &r->begin, &r->end, 0) && r->begin <= r->end &&
+                       r->end <= chunks,
+         "a bad chunk range for the object's length");
+    return 1;
+}
+
+#undef WANT
+
+/* The head lines (the record of chunk 0), the cv lines, then the count;
+ * *head_n gets how many head lines. */
+int part_pool_open(part_pool *pool, size_t size)
+{
+    const size_t huge = (size_t)2 << 20;
+    size_t map = size > SIZE_MAX - 2 * huge ? 0 : (size + huge - 1) / huge * huge + huge;
+    void *p = map == 0 ? MAP_FAILED
+                       : mmap(NULL, map, PROT_READ | PROT_WRITE,
+                              MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+    memset(pool, 0, sizeof *pool);
+    atomic_init(&pool->used, 0);
+    if (p == MAP_FAILED)
+        return 0;
+    pool->base = p;
+    pool->size = map;
+#ifdef MADV_HUGEPAGE
+    /* a hint: a system without transparent huge pages faults 4 KiB pages */
+    (void)madvise(p, map, MADV_HUGEPAGE);
+#endif
+    return 1;
+}
+
+void part_pool_close(part_pool *pool)
+{
+    if (pool->base != NULL)
+        munmap(pool->base, pool->size);
+    pool->base = NULL;
+}
+
+/* n bytes for r's CVs: from the pool while it has them (8-byte aligned
+ * pieces, taken by any thread), else malloc'd. */
+static uint8_t *cv_alloc(part_pool *pool, part_record *r, size_t n)
+{
+    size_t take = (n + 7) & ~(size_t)7;
+
+    if (pool != NULL && pool->base != NULL && take >= n && take <= pool->size) {
+        size_t at = atomic_fetch_add(&pool->used, take);
+        if (at <= pool->size - take) {
+            r->pooled = 1;
+            return pool->base + at;
+        }
+    }
+    r->pooled = 0;
+    return malloc(n);
+}
+
+/* Room for the CVs the record says it has, as far as its text can hold
+ * them (a forged range must not allocate terabytes): one allocation where
+ * doubling copied megabytes. */
+static size_t cv_room(const cursor *c, part_record *r)
+{
+    size_t line = 4 + BASE64_LENGTH(r->cv_len);   /* "cv " and '\n' */
+    uint64_t said = r->end - r->begin;
+    uint64_t fits = (uint64_t)(c->end - c->p) / line;
+    size_t room = (size_t)(said < fits ? said : fits) * r->cv_len;
+    uint8_t *p;
+
+    if (!r->pooled)
+        free(r->cvs);
+    r->cvs = NULL;
+    if ((p = cv_alloc(c->pool, r, room)) == NULL)
+        return 0;
+    r->cvs = p;
+    return room;
+}
+
+/* A pooled r->cvs copied out to malloc'd memory of cap bytes (which
+ * append_base64 may then grow), when a record has more cv lines than its
+ * range (the last one's customization chunks). */
+static int cv_unpool(part_record *r, size_t bytes, size_t cap)
+{
+    uint8_t *p;
+
+    if (!r->pooled)
+        return 1;
+    if ((p = malloc(cap ? cap : 1)) == NULL)
+        return 0;
+    memcpy(p, r->cvs, bytes);
+    r->cvs = p;
+    r->pooled = 0;
+    return 1;
+}
+
+/* The run of well-formed "cv" lines at the cursor, decoded straight into
+ * r->cvs: a line of exactly "cv ", the base64 of cv_len bytes and '\n' is
+ * found without a search for its end (a gigabyte has 131,072 of them).
+ * Any other line is left to parse_body's general loop, which reads it as
+ * it reads every line, and reports it if it is bad. */
+static void take_cv_lines(cursor *c, part_record *r, size_t cv_cap)
+{
+    size_t text = BASE64_LENGTH(r->cv_len), line = 3 + text + 1, got;
+    size_t pad = (3 - r->cv_len % 3) % 3;
+
+    /* decoded where it belongs: a line that ends in the padding of cv_len
+     * bytes decodes to no more than cv_len, and a bad line leaves only
+     * bytes past r->count */
+    while ((size_t)(c->end - c->p) >= line && memcmp(c->p, "cv ", 3) == 0 &&
+           c->p[line - 1] == '\n' && memcmp(c->p + line - 1 - pad, "==", pad) == 0 &&
+           (r->count + 1) * r->cv_len <= cv_cap &&
+           base64_decode(c->p + 3, text, r->cvs + r->count * r->cv_len, &got) &&
+           got == r->cv_len) {
+        r->count++;
+        c->line = c->p;
+        c->len = line - 1;
+        c->p += line;
+        c->lineno++;
+    }
+}
+
+static int parse_body(cursor *c, part_record *r, size_t *head_n, char *why,
+                      size_t why_size)
+{
+    const char *v;
+    size_t vl, head_cap = 0, cv_cap = cv_room(c, r);
+    uint64_t cvs_said;
+
+    for (;;) {
+        take_cv_lines(c, r, cv_cap);
+        if (!next_line(c)) {
+            snprintf(why, why_size, "truncated: it ends before its 'cvs' line (and its check)");
+            return 0;
+        }
+        if (keyed(c, "head", &v, &vl)) {
+            if (r->count > 0 ||
+                !append_base64(v, vl, &r->head, &r->head_len, &head_cap, 0, PART_HEAD_LINE) ||
+                r->head_len > PART_CHUNK) {
+                snprintf(why, why_size, "line %zu: a bad head line", c->lineno);
+                return 0;
+            }
+            (*head_n)++;
+            continue;
+        }
+        if (keyed(c, "cv", &v, &vl)) {
+            size_t bytes = r->count * r->cv_len;
+            if (!cv_unpool(r, bytes, cv_cap) ||
+                !append_base64(v, vl, &r->cvs, &bytes, &cv_cap, r->cv_len, r->cv_len)) {
+                snprintf(why, why_size, "line %zu: a bad cv line", c->lineno);
+                return 0;
+            }
+            r->count++;
+            continue;
+        }
+        break;
+    }
+    if (!keyed(c, "cvs", &v, &vl) || !parse_u64(v, vl, &cvs_said)) {
+        snprintf(why, why_size, "line %zu: a bad line where 'cvs COUNT' belongs", c->lineno);
+        return 0;
+    }
+    if (cvs_said != r->count) {
+        snprintf(why, why_size, "truncated or corrupted: %zu cv lines, 'cvs' says %" PRIu64,
+                 r->count, cvs_said);
+        return 0;
+    }
+    return 1;
+}
+
+/* The "check" line: the digest of the record's lines from start to the
+ * cursor (just past "cvs"). */
+static int parse_check(OSSL_LIB_CTX *lib, cursor *c, const char *start, char *why,
+                       size_t why_size)
+{
+    size_t hashed = (size_t)(c->p - start), vl;
+    const char *v;
+    uint8_t want[PART_DIGEST], got[PART_DIGEST];
+
+    if (!next_line(c)) {
+        snprintf(why, why_size, "truncated: no 'check' line");
+        return 0;
+    }
+    if (!keyed(c, "check", &v, &vl) || !parse_digest(v, vl, want)) {
+        snprintf(why, why_size, "line %zu: a bad line where 'check DIGEST' belongs",
+                 c->lineno);
+        return 0;
+    }
+    if (!part_digest(lib, start, hashed, got)) {
+        snprintf(why, why_size, "cannot compute its digest");
+        return 0;
+    }
+    if (CRYPTO_memcmp(want, got, PART_DIGEST) != 0) {
+        snprintf(why, why_size, "corrupted: its contents do not match its check");
+        return 0;
+    }
+    return 1;
+}
+
+/* The whole first chunk in the record of chunk 0, and in no other. */
+static int head_fits(const part_record *r, size_t head_n, char *why, size_t why_size)
+{
+    uint64_t first_len = r->length < PART_CHUNK ? r->length : PART_CHUNK;
+    int has0 = r->begin == 0 && r->end > 0;
+
+    if ((has0 && r->head_len != first_len) || (!has0 && head_n > 0)) {
+        snprintf(why, why_size, "the head (the first chunk) is %s",
+                 has0 ? "incomplete" : "in a part that does not start the object");
+        return 0;
+    }
+    return 1;
+}
+
+/* One record from the cursor, which is at its first line (read).  On
+ * failure a reason into why. */
+static int parse_record(OSSL_LIB_CTX *lib, cursor *c, part_record *r, char *why,
+                        size_t why_size)
+{
+    const char *start = c->line;
+    size_t head_n = 0;
+
+    return parse_header(c, r, why, why_size) && parse_body(c, r, &head_n, why, why_size) &&
+           parse_check(lib, c, start, why, why_size) && head_fits(r, head_n, why, why_size);
+}
+
+int part_records_parse(OSSL_LIB_CTX *lib, const char *file, const char *text,
+                       size_t len, part_pool *pool, part_record **recs, size_t *n, char *why,
+                       size_t why_size)
+{
+    cursor c = {pool, text, text + len, NULL, 0, 0};
+    size_t cap = 0;
+
+    *recs = NULL;
+    *n = 0;
+    while (next_line(&c)) {
+        part_record *r;
+        char reason[256];
+        if (*n == cap) {
+            part_record *p = realloc(*recs, (cap ? 2 * cap : 4) * sizeof *p);
+            if (p == NULL) {
+                snprintf(why, why_size, "%s: out of memory", file);
+                return 0;
+            }
+            *recs = p;
+            cap = cap ? 2 * cap : 4;
+        }
+        r = &(*recs)[*n];
+        memset(r, 0, sizeof *r);
+        r->file = file;
+        r->index = *n + 1;
+        if (!parse_record(lib, &c, r, reason, sizeof reason)) {
+            snprintf(why, why_size, "%s: part record %zu: %s", file, r->index, reason);
+            record_free(r);
+            return 0;
+        }
+        (*n)++;
+    }
+    if (c.p < c.end) {
+        snprintf(why, why_size, "%s: part record %zu: truncated: a last line without "
+                 "its end", file, *n + 1);
+        return 0;
+    }
+    if (*n == 0) {
+        snprintf(why, why_size, "%s: no part record", file);
+        return 0;
+    }
+    return 1;
+}

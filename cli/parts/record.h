@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The part record (version 1, docs/parts.md), shared by --part (which
+ * writes it), --combine (which reads it, early.c and parts.c) and the
+ * fuzzer: the functions hashed in parts, the digests a record carries, the
+ * parsed record and its parser.
+ */
+#ifndef KSUM_CLI_PARTS_RECORD_H
+#define KSUM_CLI_PARTS_RECORD_H
+
+#include <openssl/evp.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PART_MAGIC "ksum-part 1"
+#define PART_HEAD_LINE 96        /* bytes of the first chunk per "head" line */
+
+/* The functions that can be hashed in parts, by ksum's provider name,
+ * with the provider's algorithms for a range's CVs and for the final
+ * node. */
+typedef struct part_family {
+    const char *name, *cv, *final;
+    size_t cv_len;
+} part_family;
+
+/* The family of a provider name (KANGAROOTWELVE, KT256,
+ * MARSUPILAMIFOURTEEN), or NULL. */
+const part_family *part_family_of(const char *name);
+
+#define PART_CHUNK 8192
+#define PART_DIGEST 32     /* KT128 of C, of chunks, of the record */
+#define PART_MAX_CV 64
+
+typedef struct part_record {
+    const char *file;        /* where it was read, for messages */
+    size_t index;            /* 1-based, among the file's records */
+    char algorithm[32];
+    uint8_t custom[PART_DIGEST];
+    uint64_t length;         /* the object's */
+    uint8_t first[PART_DIGEST], last[PART_DIGEST];
+    char *name;              /* the file name the part was made from */
+    uint64_t share, shares;  /* K of N; 0 0 for --part-range */
+    uint64_t begin, end;     /* chunks [begin, end) of the object */
+    uint8_t *head;           /* the first chunk's bytes, in the record of chunk 0 */
+    size_t head_len;
+    uint8_t *cvs;            /* count CVs of cv_len bytes, in order */
+    size_t count, cv_len;
+    int pooled;              /* cvs is in a part_pool, not malloc'd */
+} part_record;
+
+/* Room for the CVs of many records in one mapping, in huge pages where
+ * the system gives them: combining a gigabyte holds 4 MiB of CVs, and a
+ * fresh page for each 4 KiB of them was a fifth of its time.  Records
+ * take from it from any thread; what does not fit is malloc'd. */
+typedef struct part_pool {
+    uint8_t *base;
+    size_t size;
+    atomic_size_t used;
+} part_pool;
+
+/* A pool for about size bytes of CVs; 0 (and no pool) when it cannot be
+ * mapped, which costs only speed. */
+int part_pool_open(part_pool *pool, size_t size);
+void part_pool_close(part_pool *pool);
+
+/* Parses the records in text[0..len) (one file's); *recs and *n get them
+ * (free with part_records_free; their CVs come from pool, which may be
+ * NULL, and must outlive them).  lib computes the checks.  On a
+ * malformed record returns 0 with a one-line reason in why, naming the
+ * record; the records read before it are in *recs. */
+int part_records_parse(OSSL_LIB_CTX *lib, const char *file, const char *text,
+                       size_t len, part_pool *pool, part_record **recs, size_t *n, char *why,
+                       size_t why_size);
+void part_records_free(part_record *recs, size_t n);
+/* The digest records use: KT128 of in, 32 bytes. */
+int part_digest(OSSL_LIB_CTX *lib, const void *in, size_t len, uint8_t out[PART_DIGEST]);
+/* The same digest in steps, for a record written line by line. */
+int part_check_begin(OSSL_LIB_CTX *lib, EVP_MD_CTX *ctx);
+int part_check_end(EVP_MD_CTX *ctx, uint8_t out[PART_DIGEST]);
+
+#endif
