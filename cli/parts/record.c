@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
+#include "base/bigmem.h"
 #include "base/encoding.h"
 #include "ksumprov.h"
 
@@ -275,29 +275,14 @@ static int parse_header(cursor *c, part_record *r, char *why, size_t why_size)
  * *head_n gets how many head lines. */
 int part_pool_open(part_pool *pool, size_t size)
 {
-    const size_t huge = (size_t)2 << 20;
-    size_t map = size > SIZE_MAX - 2 * huge ? 0 : (size + huge - 1) / huge * huge + huge;
-    void *p = map == 0 ? MAP_FAILED
-                       : mmap(NULL, map, PROT_READ | PROT_WRITE,
-                              MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-
     memset(pool, 0, sizeof *pool);
     atomic_init(&pool->used, 0);
-    if (p == MAP_FAILED)
-        return 0;
-    pool->base = p;
-    pool->size = map;
-#ifdef MADV_HUGEPAGE
-    /* a hint: a system without transparent huge pages faults 4 KiB pages */
-    (void)madvise(p, map, MADV_HUGEPAGE);
-#endif
-    return 1;
+    return (pool->base = big_alloc(size, &pool->size)) != NULL;
 }
 
 void part_pool_close(part_pool *pool)
 {
-    if (pool->base != NULL)
-        munmap(pool->base, pool->size);
+    big_free(pool->base, pool->size);
     pool->base = NULL;
 }
 
