@@ -133,40 +133,45 @@ int base64_decode_quanta(const char *text, size_t full, uint8_t *out)
 #include <immintrin.h>
 
 /* 32 base64 digits into 24 bytes with AVX2 (ksum --combine decodes
- * megabytes of CVs: this is several times the table's speed).  Each
- * digit's value is the character plus an offset chosen by its high
- * nibble ('/' moved to a slot of its own); whether it is a digit at all
- * is judged by ranges.  Then pairs of 6-bit values are joined into 12
- * bits, pairs of those into 24, and the three bytes of each are put in
- * order.  0 when a character is not a digit. */
-__attribute__((target("avx2"))) static int decode32(__m256i in, uint8_t *out)
+ * megabytes of CVs).  Whether a character is a digit: its high nibble
+ * names a class (0-1 and 8-F: none are; 2: '+' and '/'; 3: '0'-'9';
+ * 4 and 6: all but 0; 5 and 7: up to A), and a table of the low nibble
+ * holds the classes in which that low nibble is not a digit.  Its value:
+ * the character plus an offset chosen by the high nibble ('/' moved to a
+ * slot of its own).  Then pairs of 6-bit values are joined into 12 bits,
+ * pairs of those into 24, and the three bytes of each put in order.  The
+ * tables are whole vectors, so that the compiler loads each once rather
+ * than building it.  0 when a character is not a digit. */
+__attribute__((target("avx2"), always_inline)) static inline int decode32(__m256i in,
+                                                                       uint8_t *out)
 {
+#define TWICE(...) __VA_ARGS__, __VA_ARGS__
+    const __m256i class_of_high = _mm256_setr_epi8(
+        TWICE(1, 1, 2, 4, 8, 16, 8, 16, 1, 1, 1, 1, 1, 1, 1, 1));
+    const __m256i bad_in_class = _mm256_setr_epi8(
+        TWICE(0x0B, 0x03, 0x03, 0x03, 0x03, 0x03, 0x03, 0x03, 0x03, 0x03, 0x07, 0x15, 0x17, 0x17,
+              0x17, 0x15));
     const __m256i offsets = _mm256_setr_epi8(
-        0, 16, 19, 4, -65, -65, -71, -71, 0, 0, 0, 0, 0, 0, 0, 0,
-        0, 16, 19, 4, -65, -65, -71, -71, 0, 0, 0, 0, 0, 0, 0, 0);
+        TWICE(0, 16, 19, 4, -65, -65, -71, -71, 0, 0, 0, 0, 0, 0, 0, 0));
     const __m256i order = _mm256_setr_epi8(
-        2, 1, 0, 6, 5, 4, 10, 9, 8, 14, 13, 12, -1, -1, -1, -1,
-        2, 1, 0, 6, 5, 4, 10, 9, 8, 14, 13, 12, -1, -1, -1, -1);
-    __m256i slash = _mm256_cmpeq_epi8(in, _mm256_set1_epi8('/'));
-    __m256i plus = _mm256_cmpeq_epi8(in, _mm256_set1_epi8('+'));
-    __m256i upper = _mm256_and_si256(_mm256_cmpgt_epi8(in, _mm256_set1_epi8('A' - 1)),
-                                     _mm256_cmpgt_epi8(_mm256_set1_epi8('Z' + 1), in));
-    __m256i lower = _mm256_and_si256(_mm256_cmpgt_epi8(in, _mm256_set1_epi8('a' - 1)),
-                                     _mm256_cmpgt_epi8(_mm256_set1_epi8('z' + 1), in));
-    __m256i digit = _mm256_and_si256(_mm256_cmpgt_epi8(in, _mm256_set1_epi8('0' - 1)),
-                                     _mm256_cmpgt_epi8(_mm256_set1_epi8('9' + 1), in));
-    __m256i ok = _mm256_or_si256(_mm256_or_si256(upper, lower),
-                                 _mm256_or_si256(digit, _mm256_or_si256(plus, slash)));
-    __m256i high = _mm256_and_si256(_mm256_srli_epi32(in, 4), _mm256_set1_epi8(0x0F));
+        TWICE(2, 1, 0, 6, 5, 4, 10, 9, 8, 14, 13, 12, -1, -1, -1, -1));
+    const __m256i nibble = _mm256_set1_epi8(15);
+    const __m256i slashes = _mm256_set1_epi8('/');
+    const __m256i join6 = _mm256_setr_epi8(TWICE(TWICE(TWICE(TWICE(0x40, 1)))));
+    const __m256i join12 = _mm256_setr_epi16(TWICE(TWICE(TWICE(0x1000, 1))));
+#undef TWICE
+    __m256i high = _mm256_and_si256(_mm256_srli_epi32(in, 4), nibble);
+    __m256i bad = _mm256_and_si256(_mm256_shuffle_epi8(bad_in_class, _mm256_and_si256(in, nibble)),
+                                   _mm256_shuffle_epi8(class_of_high, high));
+    __m256i slash = _mm256_cmpeq_epi8(in, slashes);
     __m256i v = _mm256_add_epi8(in, _mm256_shuffle_epi8(offsets, _mm256_add_epi8(high, slash)));
-    __m256i twelve = _mm256_maddubs_epi16(v, _mm256_set1_epi32(0x01400140));
-    __m256i bytes = _mm256_shuffle_epi8(_mm256_madd_epi16(twelve, _mm256_set1_epi32(0x00011000)),
-                                        order);
+    __m256i bytes = _mm256_shuffle_epi8(
+        _mm256_madd_epi16(_mm256_maddubs_epi16(v, join6), join12), order);
 
     bytes = _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 7, 7));
     _mm_storeu_si128((__m128i *)out, _mm256_castsi256_si128(bytes));
     _mm_storel_epi64((__m128i *)(out + 16), _mm256_extracti128_si256(bytes, 1));
-    return _mm256_movemask_epi8(ok) == -1;
+    return _mm256_testz_si256(bad, bad);
 }
 
 /* As base64_decode_quanta, 32 characters at a time; the last 32 (which
