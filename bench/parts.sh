@@ -4,7 +4,9 @@
 #   1. ksum --k12 on the whole file (all CPUs), and --threads 1;
 #   2. 8 parts (--part K/8 --threads 1) run by GNU parallel -j 2, then
 #      --combine; the same digest, and combining's share of the time;
-#   3. the CPU time per byte of the parts against --threads 1 whole.
+#   3. the CPU time per byte of the parts against --threads 1 whole;
+#   4. whole and combine ROUNDS times more (default 15), alternately: the
+#      medians of their wall times, and combining's share of the whole.
 # Usage: bench/parts.sh [SIZE_MIB [BUILD_DIR]]   (default 1024 MiB, build)
 # Figures measured (4 GiB and 1 GiB, 2-CPU AMD EPYC VM under load): docs/parts.md.
 # The file is made in $TMPDIR (default /tmp) and hashed once first so that
@@ -58,5 +60,26 @@ echo "records: $(cat object.part* | wc -c) bytes for $((size_mib << 20)) bytes o
 cmp -s whole.txt combined.txt || { echo "DIGESTS DIFFER"; cat whole.txt combined.txt; exit 1; }
 echo "same digest: $(cut -d' ' -f1 whole.txt)"
 echo "combine / whole hash (all CPUs): $(echo "100 * $combine_wall / $whole_wall" | bc -l | cut -c1-5) % wall, $(echo "100 * $combine_cpu / $whole_cpu" | bc -l | cut -c1-5) % CPU"
+# One run of each is noise on a shared machine: whole and combine again,
+# alternately, timed by Python around the process alone (no time(1) or
+# date(1) in the figure), and the medians of their wall times.
+python3 - "$ksum" "${ROUNDS:-15}" <<'PY'
+import statistics, subprocess, sys, time
+ksum, rounds = sys.argv[1], int(sys.argv[2])
+cmds = {"whole (all CPUs)": [ksum, "--k12", "object"],
+        "--combine (8 records)": [ksum, "--k12", "--combine"] +
+                                 [f"object.part{k}" for k in range(1, 9)]}
+walls = {name: [] for name in cmds}
+for _ in range(rounds):
+    for name, cmd in cmds.items():
+        t0 = time.perf_counter()
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, check=True)
+        walls[name].append(time.perf_counter() - t0)
+med = {name: statistics.median(w) for name, w in walls.items()}
+for name in cmds:
+    print(f"{'median of %d, %s' % (rounds, name):44s} {med[name]:8.3f} s wall")
+share = 100 * med["--combine (8 records)"] / med["whole (all CPUs)"]
+print(f"combine / whole hash, medians: {share:.2f} % wall")
+PY
 echo "parts (wall) / whole (all CPUs): $(echo "100 * ($parts_wall + $combine_wall) / $whole_wall" | bc -l | cut -c1-5) %"
 echo "CPU per byte, one part / whole --threads 1: $(echo "8 * $part_cpu / $whole1_cpu" | bc -l | cut -c1-5)"

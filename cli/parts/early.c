@@ -6,6 +6,7 @@
 #include "parts/early.h"
 
 #include <openssl/core_names.h>
+#include <openssl/err.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,7 +128,12 @@ static void absorb_ready(early_node *e)
         e->absorbed[e->nabsorbed++] = r;
         e->next = r->end;
         pthread_mutex_unlock(&e->lock);
+        /* a failure here is only a reason to build the node again: what
+         * it left in this thread's error queue would be read as the
+         * reason of some later, unrelated failure */
+        ERR_set_mark();
         ok = absorb(e, r);
+        ERR_pop_to_mark();
         pthread_mutex_lock(&e->lock);
         e->broken |= !ok;
     }

@@ -24,14 +24,16 @@
 typedef struct early_node early_node;
 
 /* A node for the records' customization string custom (the -C given);
- * NULL when out of memory (combine then absorbs at the end, as always). */
+ * NULL when out of memory (combine then says so and stops). */
 early_node *early_new(OSSL_LIB_CTX *lib, const char *custom);
 /* One file's n records, well formed and checked, which stay where they are
  * until early_free; safe from any thread, e may be NULL. */
 void early_offer(early_node *e, part_record *recs, size_t n);
 /* Once every file is read and the sorted set all[0..n) is judged whole:
- * the node with every CV absorbed, which the caller then owns; NULL when
- * the early work does not match (the caller starts again) or failed. */
+ * the node with every CV absorbed, which the caller then owns.  What was
+ * absorbed early is kept when it is the start of the set, and built again
+ * otherwise; NULL (OpenSSL's reason queued) when the CVs do not make the
+ * node.  e must not be NULL. */
 EVP_MD_CTX *early_take(early_node *e, part_record *const *all, size_t n,
                        const char *final_name, uint64_t length);
 void early_free(early_node *e);

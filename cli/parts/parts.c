@@ -557,11 +557,13 @@ static int shares_complete(part_record **all, size_t n)
         return message_fail("out of memory");
     memcpy(v, all, n * sizeof *v);
     qsort(v, n, sizeof *v, by_share);
-    for (size_t i = 0; i < n && ok; i++) {
-        if (i > 0 && v[i]->share == v[i - 1]->share)
+    /* a share given twice first: 30,000 copies of share 3 are not "1 missing" */
+    for (size_t i = 1; i < n && ok; i++)
+        if (v[i]->share == v[i - 1]->share)
             ok = message_fail("%s: given twice: also %s", part_name(v[i], a, sizeof a),
                       part_name(v[i - 1], b, sizeof b));
-        else if (v[i]->share > k)
+    for (size_t i = 0; i < n && ok; i++) {
+        if (v[i]->share > k)
             ok = message_fail("share %" PRIu64 "/%" PRIu64 " is missing (%zu of %" PRIu64
                       " parts given)", k, shares, n, shares);
         else

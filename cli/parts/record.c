@@ -154,7 +154,8 @@ static int parse_two(const char *s, size_t n, uint64_t *a, uint64_t *b, int dash
 }
 
 /* Appends the base64 of s[0..n) to *buf (grown as needed); exactly want
- * bytes when want != 0, at most max otherwise. */
+ * bytes when want != 0, at most max otherwise.  1; 0 for bad text; -1 when
+ * out of memory. */
 static int append_base64(const char *s, size_t n, uint8_t **buf, size_t *len,
                          size_t *cap, size_t want, size_t max)
 {
@@ -173,7 +174,7 @@ static int append_base64(const char *s, size_t n, uint8_t **buf, size_t *len,
         while (ncap < *len + got)
             ncap *= 2;
         if ((p = realloc(*buf, ncap)) == NULL)
-            return 0;
+            return -1;
         *buf = p;
         *cap = ncap;
     }
@@ -256,7 +257,8 @@ static int parse_header(cursor *c, part_record *r, char *why, size_t why_size)
     WANT("last", parse_digest(v, vl, r->last), "a bad last-chunk digest");
     WANT("name", 1, "no name line");
     if (!parse_name(v, vl, r)) {
-        snprintf(why, why_size, "line %zu: a bad name", c->lineno);
+        snprintf(why, why_size, "line %zu: %s", c->lineno,
+                 r->name == NULL ? "out of memory" : "a bad name");
         return 0;
     }
     WANT("share", parse_two(v, vl, &r->share, &r->shares, 1) &&
@@ -380,10 +382,12 @@ static int parse_body(cursor *c, part_record *r, size_t *head_n, char *why,
             return 0;
         }
         if (keyed(c, "head", &v, &vl)) {
-            if (r->count > 0 ||
-                !append_base64(v, vl, &r->head, &r->head_len, &head_cap, 0, PART_HEAD_LINE) ||
-                r->head_len > PART_CHUNK) {
-                snprintf(why, why_size, "line %zu: a bad head line", c->lineno);
+            int got = r->count > 0 ? 0
+                      : append_base64(v, vl, &r->head, &r->head_len, &head_cap, 0,
+                                      PART_HEAD_LINE);
+            if (got <= 0 || r->head_len > PART_CHUNK) {
+                snprintf(why, why_size, "line %zu: %s", c->lineno,
+                         got < 0 ? "out of memory" : "a bad head line");
                 return 0;
             }
             (*head_n)++;
@@ -391,9 +395,12 @@ static int parse_body(cursor *c, part_record *r, size_t *head_n, char *why,
         }
         if (keyed(c, "cv", &v, &vl)) {
             size_t bytes = r->count * r->cv_len;
-            if (!cv_unpool(r, bytes, cv_cap) ||
-                !append_base64(v, vl, &r->cvs, &bytes, &cv_cap, r->cv_len, r->cv_len)) {
-                snprintf(why, why_size, "line %zu: a bad cv line", c->lineno);
+            int got = !cv_unpool(r, bytes, cv_cap)
+                          ? -1
+                          : append_base64(v, vl, &r->cvs, &bytes, &cv_cap, r->cv_len, r->cv_len);
+            if (got <= 0) {
+                snprintf(why, why_size, "line %zu: %s", c->lineno,
+                         got < 0 ? "out of memory" : "a bad cv line");
                 return 0;
             }
             r->count++;
