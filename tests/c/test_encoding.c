@@ -22,6 +22,8 @@
 
 #include "base/encoding.h"
 
+/* testutil.h's CHECK, written again: its hex_decode clashes with
+ * encoding.h's, whose decoders this test is about. */
 static int failures, passes;
 
 #define CHECK(cond, ...)                                                       \
