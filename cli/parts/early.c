@@ -15,15 +15,26 @@
 
 #define PROPS "provider=" KSUMPROV_NAME
 
+/* Which record it is: its file as named (each name on the command line is
+ * a pointer of its own, even when two are alike) and its place there. */
+typedef struct record_id {
+    const char *file;
+    size_t index;
+} record_id;
+
 struct early_node {
     OSSL_LIB_CTX *lib;
     const char *custom;
     pthread_mutex_t lock;
-    part_record **heap;      /* offered and not yet absorbed, least chunk first */
+    pthread_cond_t offered;  /* a record was offered, or the reading ended */
+    part_record *heap;       /* copies of the records offered and not yet
+                              * absorbed, least chunk first */
     size_t nheap, heap_cap;
-    part_record **absorbed;  /* in the order absorbed */
+    record_id *absorbed;     /* in the order absorbed */
     size_t nabsorbed, absorbed_cap;
     uint64_t next;           /* the chunk the next record must begin at */
+    unsigned readers;        /* threads still reading record files */
+    unsigned idle;           /* threads waiting in early_serve */
     int busy;                /* a thread is absorbing (the others only offer) */
     int broken;              /* out of memory, a failed call, a chunk twice */
     /* the node, touched only by the busy thread, then by early_take */
@@ -32,13 +43,14 @@ struct early_node {
     uint64_t length;
 };
 
-static int grow(part_record ***v, size_t n, size_t *cap)
+/* Room in *v (of elements of size bytes) for one more than n. */
+static int grow(void **v, size_t size, size_t n, size_t *cap)
 {
-    part_record **p;
+    void *p;
 
     if (n < *cap)
         return 1;
-    if ((p = realloc(*v, (*cap ? 2 * *cap : 16) * sizeof *p)) == NULL)
+    if ((p = realloc(*v, (*cap ? 2 * *cap : 16) * size)) == NULL)
         return 0;
     *v = p;
     *cap = *cap ? 2 * *cap : 16;
@@ -50,29 +62,28 @@ static int before(const part_record *a, const part_record *b)
     return a->begin != b->begin ? a->begin < b->begin : a->end < b->end;
 }
 
-static int heap_push(early_node *e, part_record *r)
+static int heap_push(early_node *e, const part_record *r)
 {
-    size_t i = e->nheap++;
+    size_t i = e->nheap;
 
-    if (!grow(&e->heap, i, &e->heap_cap)) {
-        e->nheap--;
+    if (!grow((void **)&e->heap, sizeof *e->heap, i, &e->heap_cap))
         return 0;
-    }
-    for (; i > 0 && before(r, e->heap[(i - 1) / 2]); i = (i - 1) / 2)
+    e->nheap++;
+    for (; i > 0 && before(r, &e->heap[(i - 1) / 2]); i = (i - 1) / 2)
         e->heap[i] = e->heap[(i - 1) / 2];
-    e->heap[i] = r;
+    e->heap[i] = *r;
     return 1;
 }
 
-static part_record *heap_pop(early_node *e)
+static part_record heap_pop(early_node *e)
 {
-    part_record *top = e->heap[0], *last = e->heap[--e->nheap];
+    part_record top = e->heap[0], last = e->heap[--e->nheap];
     size_t i = 0, child;
 
     while ((child = 2 * i + 1) < e->nheap) {
-        if (child + 1 < e->nheap && before(e->heap[child + 1], e->heap[child]))
+        if (child + 1 < e->nheap && before(&e->heap[child + 1], &e->heap[child]))
             child++;
-        if (!before(e->heap[child], last))
+        if (!before(&e->heap[child], &last))
             break;
         e->heap[i] = e->heap[child];
         i = child;
@@ -115,24 +126,29 @@ static int absorb(early_node *e, const part_record *r)
 
 /* Called with e->lock held, by the one busy thread; the lock is let go
  * while a record is absorbed, so that the other threads go on offering. */
+static int absorbable(const early_node *e)
+{
+    return !e->broken && e->nheap > 0 && e->heap[0].begin <= e->next;
+}
+
 static void absorb_ready(early_node *e)
 {
-    while (!e->broken && e->nheap > 0 && e->heap[0]->begin <= e->next) {
-        part_record *r = heap_pop(e);
+    while (absorbable(e)) {
+        part_record r = heap_pop(e);
         int ok;
-        if (r->begin < e->next ||
-            !grow(&e->absorbed, e->nabsorbed, &e->absorbed_cap)) {
+        if (r.begin < e->next || !grow((void **)&e->absorbed, sizeof *e->absorbed,
+                                       e->nabsorbed, &e->absorbed_cap)) {
             e->broken = 1;   /* overlapping records: combine will say so */
             break;
         }
-        e->absorbed[e->nabsorbed++] = r;
-        e->next = r->end;
+        e->absorbed[e->nabsorbed++] = (record_id){r.file, r.index};
+        e->next = r.end;
         pthread_mutex_unlock(&e->lock);
         /* a failure here is only a reason to build the node again: what
          * it left in this thread's error queue would be read as the
          * reason of some later, unrelated failure */
         ERR_set_mark();
-        ok = absorb(e, r);
+        ok = absorb(e, &r);
         ERR_pop_to_mark();
         pthread_mutex_lock(&e->lock);
         e->broken |= !ok;
@@ -149,23 +165,69 @@ early_node *early_new(OSSL_LIB_CTX *lib, const char *custom)
         free(e);
         return NULL;
     }
+    if (pthread_cond_init(&e->offered, NULL) != 0) {
+        pthread_mutex_destroy(&e->lock);
+        free(e);
+        return NULL;
+    }
     e->lib = lib;
     e->custom = custom;
     return e;
 }
 
-void early_offer(early_node *e, part_record *recs, size_t n)
+void early_readers(early_node *e, unsigned n)
+{
+    if (e != NULL)
+        e->readers = n;
+}
+
+void early_offer(void *node, const part_record *r)
+{
+    early_node *e = node;
+
+    if (e == NULL || r->begin == r->end)
+        return;   /* an empty share adds no chunk */
+    pthread_mutex_lock(&e->lock);
+    if (!heap_push(e, r))
+        e->broken = 1;
+    if (e->idle > 0) {
+        pthread_cond_signal(&e->offered);   /* a thread is free to absorb it */
+    } else if (!e->busy) {
+        e->busy = 1;
+        absorb_ready(e);
+        e->busy = 0;
+    }
+    pthread_mutex_unlock(&e->lock);
+}
+
+void early_reader_done(early_node *e)
 {
     if (e == NULL)
         return;
     pthread_mutex_lock(&e->lock);
-    for (size_t i = 0; i < n; i++)
-        if (recs[i].begin < recs[i].end && !heap_push(e, &recs[i]))
-            e->broken = 1;
-    if (!e->busy) {
-        e->busy = 1;
-        absorb_ready(e);
-        e->busy = 0;
+    if (--e->readers == 0)
+        pthread_cond_broadcast(&e->offered);
+    pthread_mutex_unlock(&e->lock);
+}
+
+void early_serve(early_node *e)
+{
+    if (e == NULL)
+        return;
+    pthread_mutex_lock(&e->lock);
+    for (;;) {
+        if (!e->busy && absorbable(e)) {
+            e->busy = 1;
+            absorb_ready(e);
+            e->busy = 0;
+            continue;
+        }
+        /* the busy thread, if any, takes what is left before it stops */
+        if (e->readers == 0)
+            break;
+        e->idle++;
+        pthread_cond_wait(&e->offered, &e->lock);
+        e->idle--;
     }
     pthread_mutex_unlock(&e->lock);
 }
@@ -179,11 +241,16 @@ static size_t held(early_node *e, part_record *const *all, size_t n,
 
     if (!e->broken && e->ctx != NULL && strcmp(e->final_name, final_name) == 0 &&
         e->length == length)
-        for (size_t i = 0; i < n && k < e->nabsorbed; i++)
-            if (all[i]->begin < all[i]->end && all[i] != e->absorbed[k++]) {
+        for (size_t i = 0; i < n && k < e->nabsorbed; i++) {
+            const record_id *id = &e->absorbed[k];
+            if (all[i]->begin == all[i]->end)
+                continue;
+            if (all[i]->file != id->file || all[i]->index != id->index) {
                 k = 0;
                 break;
             }
+            k++;
+        }
     if (k == e->nabsorbed && k > 0)
         return k;
     EVP_MD_CTX_free(e->ctx);
@@ -217,6 +284,7 @@ void early_free(early_node *e)
     if (e == NULL)
         return;
     EVP_MD_CTX_free(e->ctx);
+    pthread_cond_destroy(&e->offered);
     pthread_mutex_destroy(&e->lock);
     free(e->heap);
     free(e->absorbed);

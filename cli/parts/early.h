@@ -4,7 +4,9 @@
  * read.  Absorbing every CV in chunk order is one sponge, so it cannot be
  * split; but it need not wait for the last file: each file's records are
  * offered as soon as they are parsed and checked, and absorbed when they
- * continue the chunks absorbed so far.
+ * continue the chunks absorbed so far, by a thread with no file left to
+ * read where there is one (so one stream of records, too, is read on one
+ * thread while the node takes them on another).
  *
  * It decides nothing.  combine checks the whole set of records as before
  * (object, algorithm, customization, split, cover), then takes the node
@@ -26,9 +28,17 @@ typedef struct early_node early_node;
 /* A node for the records' customization string custom (the -C given);
  * NULL when out of memory (combine then says so and stops). */
 early_node *early_new(OSSL_LIB_CTX *lib, const char *custom);
-/* One file's n records, well formed and checked, which stay where they are
- * until early_free; safe from any thread, e may be NULL. */
-void early_offer(early_node *e, part_record *recs, size_t n);
+/* The threads that read record files: each calls early_reader_done when
+ * it has read its last, before early_serve.  Set before they start. */
+void early_readers(early_node *e, unsigned n);
+/* One record, well formed and checked (a part_record_fn: the node keeps a
+ * copy, and needs the record's buffers until early_free); from any
+ * thread, e may be NULL.  It is absorbed by a thread waiting in
+ * early_serve, else by this one when no other is absorbing. */
+void early_offer(void *e, const part_record *r);
+void early_reader_done(early_node *e);
+/* Absorbs what becomes ready until every reader is done. */
+void early_serve(early_node *e);
 /* Once every file is read and the sorted set all[0..n) is judged whole:
  * the node with every CV absorbed, which the caller then owns.  What was
  * absorbed early is kept when it is the start of the set, and built again

@@ -652,10 +652,9 @@ static void read_record_file(record_work *w, size_t i, text_buffer *b)
 
     if ((f->err = slurp(f->name, b, &len)) != 0)
         return;
-    f->parsed = part_records_parse(w->lib, f->name, b->p, len, &w->s->pool, &w->s->per_file[i],
-                                   &w->s->counts[i], f->why, sizeof f->why);
-    if (f->parsed)
-        early_offer(w->early, w->s->per_file[i], w->s->counts[i]);
+    f->parsed = part_records_parse(w->lib, f->name, b->p, len, &w->s->pool, early_offer,
+                                   w->early, &w->s->per_file[i], &w->s->counts[i], f->why,
+                                   sizeof f->why);
 }
 
 static void *record_worker(void *arg)
@@ -675,6 +674,16 @@ static void *record_worker(void *arg)
         }
     }
     free(b.p);
+    /* then the final node, while the other thread reads */
+    early_reader_done(w->early);
+    early_serve(w->early);
+    return NULL;
+}
+
+/* A second thread where the records are one stream: it only absorbs. */
+static void *absorber(void *arg)
+{
+    early_serve(((record_work *)arg)->early);
     return NULL;
 }
 
@@ -710,9 +719,12 @@ static int read_all_files(record_work *w, unsigned threads)
      * record's rounding.  A file that grew since is malloc'd beyond it. */
     if (regular && bytes > 0 && bytes < SIZE_MAX / 4)
         (void)part_pool_open(&w->s->pool, (size_t)(bytes / 4 * 3 + 64));
-    helped = regular && threads > 1 && w->nfiles > 1 &&
-             thread_start(&helper, record_worker, w) == 0;
-
+    /* two threads read regular files; one reads the others, in order */
+    early_readers(w->early, regular && threads > 1 ? 2 : 1);
+    helped = threads > 1 &&
+             thread_start(&helper, regular ? record_worker : absorber, w) == 0;
+    if (threads > 1 && regular && !helped)
+        early_reader_done(w->early);   /* the reader that did not start */
     record_worker(w);
     if (helped)
         pthread_join(helper, NULL);

@@ -476,7 +476,8 @@ static int parse_record(OSSL_LIB_CTX *lib, cursor *c, part_record *r, char *why,
 }
 
 int part_records_parse(OSSL_LIB_CTX *lib, const char *file, const char *text,
-                       size_t len, part_pool *pool, part_record **recs, size_t *n, char *why,
+                       size_t len, part_pool *pool, part_record_fn parsed, void *arg,
+                       part_record **recs, size_t *n, char *why,
                        size_t why_size)
 {
     cursor c = {pool, text, text + len, NULL, 0, 0};
@@ -505,6 +506,8 @@ int part_records_parse(OSSL_LIB_CTX *lib, const char *file, const char *text,
             record_free(r);
             return 0;
         }
+        if (parsed != NULL)
+            parsed(arg, r);
         (*n)++;
     }
     if (c.p < c.end) {

@@ -66,12 +66,15 @@ void part_pool_close(part_pool *pool);
 
 /* Parses the records in text[0..len) (one file's); *recs and *n get them
  * (free with part_records_free; their CVs come from pool, which may be
- * NULL, and must outlive them).  lib computes the checks.  On a
+ * NULL, and must outlive them).  parsed, unless NULL, is given each record
+ * as soon as it is read and checked (the struct moves as *recs grows; its
+ * buffers do not).  lib computes the checks.  On a
  * malformed record returns 0 with a one-line reason in why, naming the
  * record; the records read before it are in *recs. */
+typedef void (*part_record_fn)(void *arg, const part_record *r);
 int part_records_parse(OSSL_LIB_CTX *lib, const char *file, const char *text,
-                       size_t len, part_pool *pool, part_record **recs, size_t *n, char *why,
-                       size_t why_size);
+                       size_t len, part_pool *pool, part_record_fn parsed, void *arg,
+                       part_record **recs, size_t *n, char *why, size_t why_size);
 void part_records_free(part_record *recs, size_t n);
 /* The digest records use: KT128 of in, 32 bytes. */
 int part_digest(OSSL_LIB_CTX *lib, const void *in, size_t len, uint8_t out[PART_DIGEST]);

@@ -59,8 +59,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
      * of it */
     if ((data[0] & 2) && !part_pool_open(&pool, size / 8))
         return free(text), 0;
-    if (part_records_parse(lib, "fuzz", text, size - 1, data[0] & 2 ? &pool : NULL, &recs, &n,
-                           why, sizeof why)) {
+    if (part_records_parse(lib, "fuzz", text, size - 1, data[0] & 2 ? &pool : NULL, NULL, NULL,
+                           &recs, &n, why, sizeof why)) {
         for (size_t i = 0; i < n; i++) {
             const part_record *r = &recs[i];
             uint64_t chunks = r->length == 0 ? 1 : (r->length + PART_CHUNK - 1) / PART_CHUNK;

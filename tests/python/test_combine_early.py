@@ -149,3 +149,19 @@ def test_many_copies_of_one_share_say_given_twice(tmp_path):
     p = parts(obj, "--k12", 3)
     err = refused(["--k12", "--combine", "-"], input=p[2] * 300)
     assert "given twice" in err, err
+
+
+def test_one_stream_bad_midway_ends(tmp_path):
+    # With two threads, one stream is read by one and absorbed by the other
+    # (early_serve): a bad record halfway, or the end of a stream that
+    # leaves a gap, must end both threads, not leave one waiting.
+    import subprocess
+    from conftest import KSUM
+    obj = tmp_path / "obj"
+    obj.write_bytes(os.urandom(40 * CHUNK))
+    p = parts(obj, "--k12", 5)
+    for stream in (p[0] + p[1] + b"ksum-part 1\njunk\n" + p[2], p[0] + p[2] + p[4], p[3] + p[1]):
+        for threads in ("1", "2"):
+            r = subprocess.run([KSUM, "--k12", "--threads", threads, "--combine"], input=stream,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=20)
+            assert r.returncode == 1 and r.stdout == b"" and r.stderr.startswith(b"ksum: "), r
