@@ -124,13 +124,15 @@ static int absorb(early_node *e, const part_record *r)
     return e->ctx != NULL && EVP_DigestUpdate(e->ctx, r->cvs, r->count * r->cv_len);
 }
 
-/* Called with e->lock held, by the one busy thread; the lock is let go
- * while a record is absorbed, so that the other threads go on offering. */
+/* The least record offered continues the chunks absorbed (or overlaps
+ * them, which absorb_ready marks broken). */
 static int absorbable(const early_node *e)
 {
     return !e->broken && e->nheap > 0 && e->heap[0].begin <= e->next;
 }
 
+/* Called with e->lock held, by the one busy thread; the lock is let go
+ * while a record is absorbed, so that the other threads go on offering. */
 static void absorb_ready(early_node *e)
 {
     while (absorbable(e)) {
@@ -181,10 +183,8 @@ void early_readers(early_node *e, unsigned n)
         e->readers = n;
 }
 
-void early_offer(void *node, const part_record *r)
+void early_offer(early_node *e, const part_record *r)
 {
-    early_node *e = node;
-
     if (e == NULL || r->begin == r->end)
         return;   /* an empty share adds no chunk */
     pthread_mutex_lock(&e->lock);

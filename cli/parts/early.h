@@ -31,11 +31,11 @@ early_node *early_new(OSSL_LIB_CTX *lib, const char *custom);
 /* The threads that read record files: each calls early_reader_done when
  * it has read its last, before early_serve.  Set before they start. */
 void early_readers(early_node *e, unsigned n);
-/* One record, well formed and checked (a part_record_fn: the node keeps a
- * copy, and needs the record's buffers until early_free); from any
- * thread, e may be NULL.  It is absorbed by a thread waiting in
- * early_serve, else by this one when no other is absorbing. */
-void early_offer(void *e, const part_record *r);
+/* One record, well formed and checked (the node keeps a copy, and needs
+ * the record's buffers until early_free); from any thread, e may be NULL.
+ * It is absorbed by a thread waiting in early_serve, else by this one when
+ * no other is absorbing. */
+void early_offer(early_node *e, const part_record *r);
 void early_reader_done(early_node *e);
 /* Absorbs what becomes ready until every reader is done. */
 void early_serve(early_node *e);

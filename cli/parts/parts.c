@@ -645,6 +645,11 @@ typedef struct record_work {
     atomic_size_t first_bad;   /* the first file that failed; nfiles: none */
 } record_work;
 
+static void offer(void *early, const part_record *r)
+{
+    early_offer(early, r);
+}
+
 static void read_record_file(record_work *w, size_t i, text_buffer *b)
 {
     record_file *f = &w->files[i];
@@ -652,8 +657,8 @@ static void read_record_file(record_work *w, size_t i, text_buffer *b)
 
     if ((f->err = slurp(f->name, b, &len)) != 0)
         return;
-    f->parsed = part_records_parse(w->lib, f->name, b->p, len, &w->s->pool, early_offer,
-                                   w->early, &w->s->per_file[i], &w->s->counts[i], f->why,
+    f->parsed = part_records_parse(w->lib, f->name, b->p, len, &w->s->pool, offer, w->early,
+                                   &w->s->per_file[i], &w->s->counts[i], f->why,
                                    sizeof f->why);
 }
 

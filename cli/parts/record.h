@@ -64,6 +64,9 @@ typedef struct part_pool {
 int part_pool_open(part_pool *pool, size_t size);
 void part_pool_close(part_pool *pool);
 
+/* What part_records_parse hands each record to. */
+typedef void (*part_record_fn)(void *arg, const part_record *r);
+
 /* Parses the records in text[0..len) (one file's); *recs and *n get them
  * (free with part_records_free; their CVs come from pool, which may be
  * NULL, and must outlive them).  parsed, unless NULL, is given each record
@@ -71,7 +74,6 @@ void part_pool_close(part_pool *pool);
  * buffers do not).  lib computes the checks.  On a
  * malformed record returns 0 with a one-line reason in why, naming the
  * record; the records read before it are in *recs. */
-typedef void (*part_record_fn)(void *arg, const part_record *r);
 int part_records_parse(OSSL_LIB_CTX *lib, const char *file, const char *text,
                        size_t len, part_pool *pool, part_record_fn parsed, void *arg,
                        part_record **recs, size_t *n, char *why, size_t why_size);
