@@ -34,8 +34,14 @@ static OSSL_LIB_CTX *ksumprov_context(OSSL_PROVIDER **prov)
     /* No openssl.cnf: ksum's provider is built in and its library context
      * private, and the first digest init would otherwise read the conf for
      * the default context (OpenSSL 3.0's engine code), a fifth of the
-     * instructions of starting. */
-    OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG, NULL);
+     * instructions of starting.  No legacy cipher and digest tables
+     * either: the first fetch would copy all their names into the
+     * context's name map, and ksum fetches only its provider's algorithms
+     * by their own names (an empty file: 8.3 to 5.1 million instructions,
+     * by callgrind). */
+    OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG | OPENSSL_INIT_NO_ADD_ALL_CIPHERS |
+                            OPENSSL_INIT_NO_ADD_ALL_DIGESTS,
+                        NULL);
     lib = OSSL_LIB_CTX_new();
     if (lib == NULL ||
         !OSSL_PROVIDER_add_builtin(lib, KSUMPROV_NAME, ksumprov_init) ||
