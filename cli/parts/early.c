@@ -16,10 +16,13 @@
 #define PROPS "provider=" KSUMPROV_NAME
 
 /* Which record it is: its file as named (each name on the command line is
- * a pointer of its own, even when two are alike) and its place there. */
+ * a pointer of its own, even when two are alike) and its place there; and
+ * the chunk after the last of its runs absorbed, and their CVs. */
 typedef struct record_id {
     const char *file;
     size_t index;
+    uint64_t end;
+    size_t count;
 } record_id;
 
 struct early_node {
@@ -27,10 +30,12 @@ struct early_node {
     const char *custom;
     pthread_mutex_t lock;
     pthread_cond_t offered;  /* a record was offered, or the reading ended */
-    part_record *heap;       /* copies of the records offered and not yet
-                              * absorbed, least chunk first */
+    part_record *heap;       /* copies of the runs offered and not yet
+                              * absorbed, least chunk first; a head in
+                              * them is a copy of its own */
     size_t nheap, heap_cap;
-    record_id *absorbed;     /* in the order absorbed */
+    record_id *absorbed;     /* the records absorbed, in order, each
+                              * once for its runs one after another */
     size_t nabsorbed, absorbed_cap;
     uint64_t next;           /* the chunk the next record must begin at */
     unsigned readers;        /* threads still reading record files */
@@ -62,16 +67,23 @@ static int before(const part_record *a, const part_record *b)
     return a->begin != b->begin ? a->begin < b->begin : a->end < b->end;
 }
 
+/* A copy of the run r, with a copy of its head: the reader frees the
+ * record's own head when a later line of the record is bad. */
 static int heap_push(early_node *e, const part_record *r)
 {
     size_t i = e->nheap;
+    part_record run = *r;
 
     if (!grow((void **)&e->heap, sizeof *e->heap, i, &e->heap_cap))
         return 0;
+    if (run.head_len > 0 && (run.head = malloc(run.head_len)) == NULL)
+        return 0;
+    if (run.head_len > 0)
+        memcpy(run.head, r->head, run.head_len);
     e->nheap++;
-    for (; i > 0 && before(r, &e->heap[(i - 1) / 2]); i = (i - 1) / 2)
+    for (; i > 0 && before(&run, &e->heap[(i - 1) / 2]); i = (i - 1) / 2)
         e->heap[i] = e->heap[(i - 1) / 2];
-    e->heap[i] = *r;
+    e->heap[i] = run;
     return 1;
 }
 
@@ -131,19 +143,35 @@ static int absorbable(const early_node *e)
     return !e->broken && e->nheap > 0 && e->heap[0].begin <= e->next;
 }
 
+/* The run r, absorbed next, noted: with the runs of its record before it
+ * when they were the last absorbed.  0 when out of memory. */
+static int note(early_node *e, const part_record *r)
+{
+    record_id *last = e->nabsorbed > 0 ? &e->absorbed[e->nabsorbed - 1] : NULL;
+
+    if (last != NULL && last->file == r->file && last->index == r->index) {
+        last->end = r->end;
+        last->count += r->count;
+        return 1;
+    }
+    if (!grow((void **)&e->absorbed, sizeof *e->absorbed, e->nabsorbed, &e->absorbed_cap))
+        return 0;
+    e->absorbed[e->nabsorbed++] = (record_id){r->file, r->index, r->end, r->count};
+    return 1;
+}
+
 /* Called with e->lock held, by the one busy thread; the lock is let go
- * while a record is absorbed, so that the other threads go on offering. */
+ * while a run is absorbed, so that the other threads go on offering. */
 static void absorb_ready(early_node *e)
 {
     while (absorbable(e)) {
         part_record r = heap_pop(e);
         int ok;
-        if (r.begin < e->next || !grow((void **)&e->absorbed, sizeof *e->absorbed,
-                                       e->nabsorbed, &e->absorbed_cap)) {
+        if (r.begin < e->next || !note(e, &r)) {
             e->broken = 1;   /* overlapping records: combine will say so */
+            free(r.head);
             break;
         }
-        e->absorbed[e->nabsorbed++] = (record_id){r.file, r.index};
         e->next = r.end;
         pthread_mutex_unlock(&e->lock);
         /* a failure here is only a reason to build the node again: what
@@ -152,6 +180,7 @@ static void absorb_ready(early_node *e)
         ERR_set_mark();
         ok = absorb(e, &r);
         ERR_pop_to_mark();
+        free(r.head);
         pthread_mutex_lock(&e->lock);
         e->broken |= !ok;
     }
@@ -245,7 +274,9 @@ static size_t held(early_node *e, part_record *const *all, size_t n,
             const record_id *id = &e->absorbed[k];
             if (all[i]->begin == all[i]->end)
                 continue;
-            if (all[i]->file != id->file || all[i]->index != id->index) {
+            /* a record not absorbed to its end is as a stranger */
+            if (all[i]->file != id->file || all[i]->index != id->index ||
+                all[i]->end != id->end || all[i]->count != id->count) {
                 k = 0;
                 break;
             }
@@ -286,6 +317,8 @@ void early_free(early_node *e)
     EVP_MD_CTX_free(e->ctx);
     pthread_cond_destroy(&e->offered);
     pthread_mutex_destroy(&e->lock);
+    for (size_t i = 0; i < e->nheap; i++)
+        free(e->heap[i].head);
     free(e->heap);
     free(e->absorbed);
     free(e);

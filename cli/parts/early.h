@@ -2,11 +2,12 @@
 /*
  * --combine's final node, begun while the record files are still being
  * read.  Absorbing every CV in chunk order is one sponge, so it cannot be
- * split; but it need not wait for the last file: each file's records are
- * offered as soon as they are parsed and checked, and absorbed when they
- * continue the chunks absorbed so far, by a thread with no file left to
- * read where there is one (so one stream of records, too, is read on one
- * thread while the node takes them on another).
+ * split; but it need not wait for the last file, nor for the end of a
+ * record: each record is offered in runs of its CVs as they are decoded
+ * (record.h), and a run is absorbed when it continues the chunks absorbed
+ * so far, by a thread with no file left to read where there is one (so
+ * one stream of records, too, is read on one thread while the node takes
+ * them on another), else by the thread that offers it.
  *
  * It decides nothing.  combine checks the whole set of records as before
  * (object, algorithm, customization, split, cover), then takes the node
@@ -31,10 +32,10 @@ early_node *early_new(OSSL_LIB_CTX *lib, const char *custom);
 /* The threads that read record files: each calls early_reader_done when
  * it has read its last, before early_serve.  Set before they start. */
 void early_readers(early_node *e, unsigned n);
-/* One record, well formed and checked (the node keeps a copy, and needs
- * the record's buffers until early_free); from any thread, e may be NULL.
- * It is absorbed by a thread waiting in early_serve, else by this one when
- * no other is absorbing. */
+/* One run of a record (record.h): the node keeps a copy of it and of its
+ * head, and needs its CVs until early_free; from any thread, e may be
+ * NULL.  It is absorbed by a thread waiting in early_serve, else by this
+ * one when no other is absorbing. */
 void early_offer(early_node *e, const part_record *r);
 void early_reader_done(early_node *e);
 /* Absorbs what becomes ready until every reader is done. */

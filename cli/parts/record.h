@@ -70,8 +70,13 @@ typedef void (*part_record_fn)(void *arg, const part_record *r);
 /* Parses the records in text[0..len) (one file's); *recs and *n get them
  * (free with part_records_free; their CVs come from pool, which may be
  * NULL, and must outlive them).  parsed, unless NULL, is given each record
- * as soon as it is read and checked (the struct moves as *recs grows; its
- * buffers do not).  lib computes the checks.  On a
+ * in runs, each a part_record of its own for some of its chunks, in order
+ * and covering its range once: the last when the record is read and
+ * checked, and before it, runs of the CVs decoded so far into the pool,
+ * which stay there even when the record turns out bad (the struct moves
+ * as *recs grows; its buffers do not; the head, in the first run of chunk
+ * 0's record, is freed with a record that turns out bad, so the run's
+ * taker copies it).  lib computes the checks.  On a
  * malformed record returns 0 with a one-line reason in why, naming the
  * record; the records read before it are in *recs. */
 int part_records_parse(OSSL_LIB_CTX *lib, const char *file, const char *text,
