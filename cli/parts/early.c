@@ -176,10 +176,14 @@ static void absorb_ready(early_node *e)
         pthread_mutex_unlock(&e->lock);
         /* a failure here is only a reason to build the node again: what
          * it left in this thread's error queue would be read as the
-         * reason of some later, unrelated failure */
-        ERR_set_mark();
+         * reason of some later, unrelated failure.  Cleared, not popped to
+         * a mark: the queue of a thread that absorbs holds nothing else
+         * (a record's faults are said in words, not queued), and the
+         * first ERR_set_mark of a run loads OpenSSL's error strings, a
+         * quarter of a millisecond before the first run is absorbed. */
         ok = absorb(e, &r);
-        ERR_pop_to_mark();
+        if (!ok)
+            ERR_clear_error();
         free(r.head);
         pthread_mutex_lock(&e->lock);
         e->broken |= !ok;
