@@ -361,9 +361,10 @@ size_t hasher_batch_prefix(hasher *h)
              (h->mac ? EVP_MAC_CTX_get_params(h->mac_ctx, p)
                      : EVP_MD_CTX_get_params(h->md_ctx, p));
 
-    ERR_clear_error();
-    if (!ok)
+    if (!ok) {
+        ERR_clear_error();   /* a context that batches nothing: not an error */
         return 0;
+    }
     return prefix == 0 || prefix > SIZE_MAX ? SIZE_MAX : (size_t)prefix;
 }
 
@@ -374,7 +375,8 @@ unsigned hasher_lanes(hasher *h)
     int ok = h->mac ? EVP_MAC_CTX_get_params(h->mac_ctx, p)
                     : EVP_MD_CTX_get_params(h->md_ctx, p);
 
-    ERR_clear_error();
+    if (!ok)
+        ERR_clear_error();
     return ok ? lanes : 0;
 }
 
@@ -391,6 +393,7 @@ int hasher_backend(OSSL_LIB_CTX *lib, char *name, size_t size)
 
     EVP_MD_CTX_free(ctx);
     EVP_MD_free(md);
-    ERR_clear_error();
+    if (!ok)
+        ERR_clear_error();
     return ok;
 }

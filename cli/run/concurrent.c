@@ -57,8 +57,9 @@ static unsigned batching_lanes(const options *o, OSSL_LIB_CTX *lib, unsigned wor
             return 0;
     if (hasher_open(&probe, lib, o->evp->algs[0], o) && hasher_begin(&probe))
         lanes = hasher_lanes(&probe);
+    else
+        ERR_clear_error();   /* the files will say it, each in its place */
     hasher_close(&probe);
-    ERR_clear_error();
     if (lanes < 2)
         return 0;
     if (lanes > TURNS_MAX)
@@ -386,10 +387,10 @@ static unsigned open_workers(worker *w, const road *r, OSSL_LIB_CTX *lib,
         if (!turns_open(&w[n].t, lib, c->nkeys, c->eager, c->neager, r->in_flight,
                         r->batched ? BATCH_TURN : INPUT_SIZE, r->batched ? n + 1 : 0)) {
             turns_close(&w[n].t);
+            ERR_clear_error();   /* fewer workers, not an error */
             break;
         }
     }
-    ERR_clear_error();
     return n;
 }
 
