@@ -643,6 +643,7 @@ typedef struct record_work {
     size_t nfiles;
     atomic_size_t next;
     atomic_size_t first_bad;   /* the first file that failed; nfiles: none */
+    int one_reader;       /* the files are read in turn by one thread */
 } record_work;
 
 static void offer(void *early, const part_record *r)
@@ -657,6 +658,11 @@ static void read_record_file(record_work *w, size_t i, text_buffer *b)
 
     if ((f->err = slurp(f->name, b, &len)) != 0)
         return;
+    /* a stream's size is known once it is read: a pool for its CVs then,
+     * so that they stay put and go to the final node in runs as they are
+     * decoded (the files after it take from it what is left) */
+    if (w->one_reader && w->s->pool.base == NULL && len > 0 && len < SIZE_MAX / 4)
+        (void)part_pool_open(&w->s->pool, len / 4 * 3 + 64);
     f->parsed = part_records_parse(w->lib, f->name, b->p, len, &w->s->pool, offer, w->early,
                                    &w->s->per_file[i], &w->s->counts[i], f->why,
                                    sizeof f->why);
@@ -692,9 +698,10 @@ static void *absorber(void *arg)
     return NULL;
 }
 
-/* Two threads and a pool only when every name is a regular file:
- * standard input named twice, or a FIFO, must be read once, in order, and
- * has no size to plan for.  *bytes gets the files' total size. */
+/* Two threads reading, and a pool planned from the sizes, only when every
+ * name is a regular file: standard input named twice, or a FIFO, must be
+ * read once, in order, and has no size to plan for (its pool comes once
+ * the first is read).  *bytes gets the files' total size. */
 static int all_regular(const record_work *w, uint64_t *bytes)
 {
     struct stat st;
@@ -724,6 +731,7 @@ static int read_all_files(record_work *w, unsigned threads)
      * record's rounding.  A file that grew since is malloc'd beyond it. */
     if (regular && bytes > 0 && bytes < SIZE_MAX / 4)
         (void)part_pool_open(&w->s->pool, (size_t)(bytes / 4 * 3 + 64));
+    w->one_reader = !regular;
     /* two threads read regular files; one reads the others, in order */
     early_readers(w->early, regular && threads > 1 ? 2 : 1);
     helped = threads > 1 &&
@@ -750,7 +758,7 @@ static int read_all_files(record_work *w, unsigned threads)
 static int read_records(OSSL_LIB_CTX *lib, char **files, unsigned threads, record_set *s,
                         early_node *early)
 {
-    record_work w = {lib, s, early, NULL, 0, 0, 0};
+    record_work w = {lib, s, early, NULL, 0, 0, 0, 0};
     size_t at = 0;
     int ok;
 

@@ -276,8 +276,6 @@ static int parse_header(cursor *c, part_record *r, char *why, size_t why_size)
 
 #undef WANT
 
-/* The head lines (the record of chunk 0), the cv lines, then the count;
- * *head_n gets how many head lines. */
 int part_pool_open(part_pool *pool, size_t size)
 {
     memset(pool, 0, sizeof *pool);
@@ -417,6 +415,8 @@ static void take_cv_lines(cursor *c, part_record *r, size_t cv_cap)
     }
 }
 
+/* The head lines (the record of chunk 0), the cv lines, then the count;
+ * *head_n gets how many head lines. */
 static int parse_body(cursor *c, part_record *r, size_t *head_n, char *why,
                       size_t why_size)
 {

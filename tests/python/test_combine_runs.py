@@ -7,8 +7,8 @@ customization CVs (beyond its range) dropped, the head's run wrong, or a
 record that turns out bad after its first runs were absorbed.  So: records
 whose CV counts sit on every side of the run boundaries, in every order,
 with and without a customization long enough to add chunks, KT128 and
-KT256, one and two threads; and bad records whose fault lies past their
-first runs."""
+KT256, one and two threads, files and standard input; and bad records
+whose fault lies past their first runs."""
 import os
 import random
 
@@ -71,6 +71,8 @@ def test_records_on_every_side_of_a_run_boundary(tmp_path, obj, alg, custom):
         # one file of them all, in order: the head's runs first
         (tmp_path / "all").write_bytes(b"".join(records))
         assert ok([alg, *custom, "--combine", str(tmp_path / "all")]) == whole, cuts
+        # standard input: a pool once it is read, then the same runs
+        assert ok([alg, *custom, "--combine"], input=b"".join(order)) == whole, cuts
 
 
 def cv_line_numbers(record):
@@ -111,3 +113,5 @@ def test_a_record_bad_after_its_first_runs_is_refused(tmp_path, obj, where):
             (tmp_path / "both").write_bytes(both)
             err = refused(["--k12", "--combine", str(tmp_path / "both")])
             assert f"both: part record {victim + 1}: " in err, err
+            err = refused(["--k12", "--combine"], input=both)
+            assert f"-: part record {victim + 1}: " in err, err
