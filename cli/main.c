@@ -42,6 +42,11 @@ static OSSL_LIB_CTX *ksumprov_context(OSSL_PROVIDER **prov)
     OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG | OPENSSL_INIT_NO_ADD_ALL_CIPHERS |
                             OPENSSL_INIT_NO_ADD_ALL_DIGESTS,
                         NULL);
+    /* This thread's error state first: OpenSSL 3.0 registers it for the
+     * thread-stop handlers, and a first registration made elsewhere (the
+     * context freed at exit) that fails an allocation raises an error,
+     * whose state registers again under the same once: a deadlock. */
+    ERR_clear_error();
     lib = OSSL_LIB_CTX_new();
     if (lib == NULL ||
         !OSSL_PROVIDER_add_builtin(lib, KSUMPROV_NAME, ksumprov_init) ||
