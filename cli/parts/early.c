@@ -178,9 +178,7 @@ static void absorb_ready(early_node *e)
          * it left in this thread's error queue would be read as the
          * reason of some later, unrelated failure.  Cleared, not popped to
          * a mark: the queue of a thread that absorbs holds nothing else
-         * (a record's faults are said in words, not queued), and the
-         * first ERR_set_mark of a run loads OpenSSL's error strings, a
-         * quarter of a millisecond before the first run is absorbed. */
+         * (a record's faults are said in words, not queued). */
         ok = absorb(e, &r);
         if (!ok)
             ERR_clear_error();
