@@ -220,6 +220,11 @@ extern "C" {
 #define KSUM_PARAM_OFFSET "offset"                  /* uint64, before data */
 #define KSUM_PARAM_CV_COUNT "cv-count"              /* uint64, get only */
 #define KSUMPROV_PART_MAX_CHUNKS 1024
+/* The reason (ERR_GET_REASON, in the library ERR_lib_error_string names
+ * "ksumprov") of an input that does not fit its part of the tree: a range
+ * that is not chunk-aligned, or a final node given too few or too many
+ * CVs.  Any other failure there (memory, a fetch) is not the input's. */
+#define KSUMPROV_R_PART 16
 
 /* ksumprov's own default output length (size_t, algorithm parameter:
  * EVP_MD_get_params or EVP_MAC_get_params), the same on every OpenSSL

@@ -801,7 +801,10 @@ static const part_family *records_family(const options *o, OSSL_LIB_CTX *lib, re
         return NULL;
     }
     if (!part_digest(lib, custom_of(o), strlen(custom_of(o)), cdig)) {
-        report_error("--combine", KSUM_EHASH, NULL);
+        if (ERR_peek_error() == 0)   /* OpenSSL 3.0's allocations queue nothing */
+            message_fail("--combine: out of memory");
+        else
+            report_error("--combine", KSUM_EHASH, NULL);
         return NULL;
     }
     if (!records_agree(s->all, s->n, f->name, cdig))
@@ -810,6 +813,35 @@ static const part_family *records_family(const options *o, OSSL_LIB_CTX *lib, re
     if (!records_cover(s->all, s->n))
         return NULL;
     return f;
+}
+
+/* Whether the provider refused the CVs as not making the tree, rather than
+ * failing for want of memory or of an algorithm. */
+static int tree_refused(void)
+{
+    unsigned long e = ERR_peek_last_error();
+    const char *lib = ERR_lib_error_string(e);
+
+    return e != 0 && ERR_GET_REASON(e) == KSUMPROV_R_PART && lib != NULL &&
+           strcmp(lib, KSUMPROV_NAME) == 0;
+}
+
+/* What a failed final node says: the parts' fault only when the provider
+ * says so (ksum's own allocations, and OpenSSL 3.0's, queue nothing). */
+static int final_node_failed(const part_record *head)
+{
+    char why[512];
+
+    if (ERR_peek_error() == 0)
+        return message_fail("%s: out of memory", head->name);
+    if (!tree_refused()) {
+        openssl_reason(why, sizeof why);
+        return message_fail("%s: cannot combine the parts: %s", head->name, why);
+    }
+    openssl_reason(why, sizeof why);
+    return message_fail("%s: the parts' chaining values do not make the tree of a %" PRIu64
+                        "-byte object (a part holds too few or too many): %s",
+                        head->name, head->length, why);
 }
 
 /* The final node: the head, then every record's CVs in order, most of it
@@ -828,14 +860,7 @@ static int final_node(const record_set *s, const part_family *f, const part_reco
 
     if (fed && !hasher_streams(h))
         fed = (*sum = malloc(h->size)) != NULL && EVP_DigestFinalXOF(*ctx, *sum, h->size);
-    if (!fed) {
-        char why[512];
-        openssl_reason(why, sizeof why);
-        message_fail("%s: the parts' chaining values do not make the tree of a %" PRIu64
-             "-byte object (a part holds too few or too many): %s", head->name,
-             head->length, why);
-    }
-    return fed;
+    return fed || final_node_failed(head);
 }
 
 /* The sum line: sum, or squeezed from the final node in ctx when sum is
@@ -852,9 +877,7 @@ static int print_combined(const options *o, hasher *h, EVP_MD_CTX *ctx,
     err = print_sum_line(o, h, &name, 1, &src);
     h->md_ctx = held;
     if (err == KSUM_EHASH)
-        message_fail("%s: the parts' chaining values do not make the tree of a %" PRIu64
-             "-byte object (a part holds too few or too many)", head->name,
-             head->length);
+        final_node_failed(head);
     return err == 0;
 }
 

@@ -47,7 +47,7 @@ enum {
     KSUM_R_ELEMENT_LENGTH,
     KSUM_R_NO_OUTPUT_LENGTH,
     KSUM_R_NOT_XOF,
-    KSUM_R_PART,
+    KSUM_R_PART = KSUMPROV_R_PART,   /* public: the last, so none follows it */
 };
 
 void ksum_raise(const ksum_provctx *prov, const char *file, int line,
