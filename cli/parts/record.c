@@ -347,7 +347,10 @@ static int cv_unpool(part_record *r, size_t bytes, size_t cap)
  * KT128, a few hundredths of a millisecond of the final node's sponge,
  * which can thus follow the parsing of a record instead of waiting for
  * its end (a gigabyte's head record holds 512 KiB). */
-#define PART_RUN 2048
+#ifndef KSUM_PART_RUN
+#define KSUM_PART_RUN 2048   /* the fuzz build makes it small: see tests/fuzz */
+#endif
+#define PART_RUN ((size_t)KSUM_PART_RUN)
 
 /* Gives c->parsed the record's CVs from c->given to upto as a record of
  * their own: the chunks they stand for (chunk 0's record has no CV for
