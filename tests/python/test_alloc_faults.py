@@ -41,6 +41,9 @@ SCENARIOS = {
     # records out of order, read by two threads, the final node begun
     # early (a failure there must leave the node to be built again)
     "combine": ["--combine", "--threads", "2", "p3", "p1", "p4", "p2"],
+    # records long enough to go to the final node in runs (2,048 CVs), the
+    # last with the customization's CVs, in reverse order
+    "combine_runs": ["--combine", "--threads", "2", "-C", "custom", "q2", "q1"],
 }
 
 @pytest.fixture(scope="module")
@@ -63,6 +66,9 @@ def files(tmp_path_factory):
     (d / "mixed").write_bytes(b"".join(mixed))
     for k in range(1, 5):
         (d / f"p{k}").write_bytes(run_plain(["--k12", "--part", f"{k}/4", "big"], d))
+    (d / "runs").write_bytes(os.urandom(36 * MiB + 77))
+    for k in (1, 2):
+        (d / f"q{k}").write_bytes(run_plain(["--k12", "-C", "custom", "--part", f"{k}/2", "runs"], d))
     return d
 
 
@@ -116,7 +122,7 @@ def verdict(name, code, out, err, want):
     first = err.split("\n", 1)[0]
     if not first.startswith("ksum: ") or first == "ksum: ":
         return f"exit {code} without a clean message: {err[:300]!r}"
-    if name == "combine" and "do not make the tree" in first:
+    if name.startswith("combine") and "do not make the tree" in first:
         return f"good parts blamed for a failed allocation: {first[:300]!r}"
     if name.startswith("check"):
         # a file that could not be hashed is FAILED open or read; never FAILED
