@@ -49,7 +49,7 @@ whole1_cpu=$cpu
 measure parts.txt parallel -j 2 "$ksum --k12 --threads 1 --part {}/8 object > object.part{}" ::: 1 2 3 4 5 6 7 8
 printf '%-44s %8.2f s wall %8.2f s CPU\n' "8 parts, GNU parallel -j 2, --threads 1" "$wall" "$cpu"
 parts_wall=$wall parts_cpu=$cpu
-measure serial.txt sh -c 'for k in 1 2 3 4 5 6 7 8; do "$0" --k12 --threads 1 --part $k/8 object; done' "$ksum"
+measure serial.txt sh -c 'for k in 1 2 3 4 5 6 7 8; do "$0" --k12 --threads 1 --part $k/8 object || exit 1; done' "$ksum"
 printf '%-44s %8.2f s wall %8.2f s CPU\n' "the 8 parts one after another, --threads 1" "$wall" "$cpu"
 part_cpu=$cpu
 

@@ -45,7 +45,15 @@ static OSSL_LIB_CTX *ksumprov_context(OSSL_PROVIDER **prov)
     /* This thread's error state first: OpenSSL 3.0 registers it for the
      * thread-stop handlers, and a first registration made elsewhere (the
      * context freed at exit) that fails an allocation raises an error,
-     * whose state registers again under the same once: a deadlock. */
+     * whose state registers again under the same once: a deadlock.  An
+     * error queued and read back shows that the state, and so the
+     * registration, was made; else there was no memory for it. */
+    ERR_clear_error();
+    ERR_raise(ERR_LIB_USER, 1);
+    if (ERR_peek_error() == 0) {
+        fprintf(message_stream(), "ksum: cannot start OpenSSL: out of memory\n");
+        return NULL;
+    }
     ERR_clear_error();
     lib = OSSL_LIB_CTX_new();
     if (lib == NULL ||

@@ -801,7 +801,7 @@ static const part_family *records_family(const options *o, OSSL_LIB_CTX *lib, re
         return NULL;
     }
     if (!part_digest(lib, custom_of(o), strlen(custom_of(o)), cdig)) {
-        if (ERR_peek_error() == 0)   /* OpenSSL 3.0's allocations queue nothing */
+        if (ERR_peek_error() == 0)   /* 3.0's CRYPTO_malloc queues nothing */
             message_fail("--combine: out of memory");
         else
             report_error("--combine", KSUM_EHASH, NULL);
@@ -827,7 +827,8 @@ static int tree_refused(void)
 }
 
 /* What a failed final node says: the parts' fault only when the provider
- * says so (ksum's own allocations, and OpenSSL 3.0's, queue nothing). */
+ * says so (ksum's own allocations, and 3.0's CRYPTO_malloc, queue
+ * nothing). */
 static int final_node_failed(const part_record *head)
 {
     char why[512];
@@ -878,6 +879,8 @@ static int print_combined(const options *o, hasher *h, EVP_MD_CTX *ctx,
     h->md_ctx = held;
     if (err == KSUM_EHASH)
         final_node_failed(head);
+    else if (err == ENOMEM)
+        message_fail("%s: out of memory", head->name);
     return err == 0;
 }
 

@@ -49,6 +49,7 @@ enum {
     KSUM_R_NOT_XOF,
     KSUM_R_PART = KSUMPROV_R_PART,   /* public: the last, so none follows it */
 };
+_Static_assert(KSUM_R_NOT_XOF + 1 == KSUM_R_PART, "a reason before KSUM_R_PART took its code");
 
 void ksum_raise(const ksum_provctx *prov, const char *file, int line,
                 const char *func, int reason, const char *fmt, ...);
