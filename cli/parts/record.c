@@ -418,6 +418,27 @@ static void take_cv_lines(cursor *c, part_record *r, size_t cv_cap)
     }
 }
 
+/* A record holds the CVs of its range's chunks (chunk 0 has none: its
+ * bytes are the head), and only the one that ends the object holds more:
+ * the customization's chunks', and only when its range holds chunks (an
+ * empty share's CVs would be skipped, not absorbed).  CVs moved from one
+ * record to the next leave both checks good and the order whole, but are
+ * not what ksum wrote. */
+static int cvs_fit_range(const part_record *r, char *why, size_t why_size)
+{
+    uint64_t chunks = r->length == 0 ? 1 : (r->length + PART_CHUNK - 1) / PART_CHUNK;
+    uint64_t own = r->end - r->begin - (r->begin == 0 && r->end > 0);
+    int ends = r->end == chunks && r->begin < r->end;
+
+    if (r->count < own || (!ends && r->count > own)) {
+        snprintf(why, why_size,
+                 "%zu cv lines where chunks %" PRIu64 " to %" PRIu64 " of the object need %"
+                 PRIu64 "%s", r->count, r->begin, r->end, own, ends ? " or more" : "");
+        return 0;
+    }
+    return 1;
+}
+
 /* The head lines (the record of chunk 0), the cv lines, then the count;
  * *head_n gets how many head lines. */
 static int parse_body(cursor *c, part_record *r, size_t *head_n, char *why,
@@ -469,7 +490,7 @@ static int parse_body(cursor *c, part_record *r, size_t *head_n, char *why,
                  r->count, cvs_said);
         return 0;
     }
-    return 1;
+    return cvs_fit_range(r, why, why_size);
 }
 
 /* The "check" line: the digest of the record's lines from start to the

@@ -346,6 +346,49 @@ def test_reordered_lines(three):
     refused(three, ["--combine", "p1", "swapped", "p3"], r"^ksum: swapped: part record 1: corrupted")
 
 
+def resealed(lines):
+    """A record of these lines (no cvs or check line) with its cvs count
+    and its check made anew, as a forger or a broken writer would."""
+    cvs = sum(1 for l in lines if l.startswith(b"cv "))
+    body = b"".join(l + b"\n" for l in lines) + b"cvs %d\n" % cvs
+    return body + b"check " + ref.kt128(body, b"", 32).hex().encode() + b"\n"
+
+
+def record_lines(path, keep_cvs=True):
+    return [l for l in path.read_bytes().split(b"\n")
+            if l and not l.startswith((b"cvs ", b"check ")) and (keep_cvs or not l.startswith(b"cv "))]
+
+
+def test_cvs_moved_between_records(three):
+    # Two records whose checks hold but whose CVs do not fit their ranges:
+    # one CV of share 3 moved to the end of share 2.  The CVs in order are
+    # still the object's, but a record is its range's CVs and no others
+    # (only the one that ends the object has the customization's after
+    # them): refused, naming the record.
+    p2, p3 = record_lines(three / "p2"), record_lines(three / "p3")
+    first_cv = next(i for i, l in enumerate(p3) if l.startswith(b"cv "))
+    (three / "m2").write_bytes(resealed(p2 + [p3[first_cv]]))
+    (three / "m3").write_bytes(resealed(p3[:first_cv] + p3[first_cv + 1:]))
+    refused(three, ["--combine", "p1", "m2", "m3"],
+            r"^ksum: m[23]: part record 1: .*cv lines")
+
+
+def test_empty_share_with_cvs(tmp_path):
+    data = random.Random(5).randbytes(2 * CHUNK + 100)
+    (tmp_path / "obj").write_bytes(data)
+    recs = [ok(["--k12", "--part", f"{k}/5", "obj"], cwd=tmp_path) for k in range(1, 6)]
+    empty = [k for k, r in enumerate(recs) if b"\ncvs 0\n" in r and b"\nhead " not in r]
+    assert empty, "no empty share in 5 of 3 chunks"
+    k = empty[0]
+    donor = next(l for r in recs for l in r.split(b"\n") if l.startswith(b"cv "))
+    lines = [l for l in recs[k].split(b"\n")
+             if l and not l.startswith((b"cvs ", b"check "))] + [donor]
+    for i, r in enumerate(recs):
+        (tmp_path / f"s{i}").write_bytes(resealed(lines) if i == k else r)
+    refused(tmp_path, ["--combine"] + [f"s{i}" for i in range(5)],
+            rf"^ksum: s{k}: part record 1: .*cv lines")
+
+
 def test_bad_cv_lines_named_by_number(three):
     # combine decodes runs of well-formed cv lines on a fast path; a line
     # that is not one is reported with its number as before
