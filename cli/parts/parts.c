@@ -397,8 +397,7 @@ static int write_part(const options *o, OSSL_LIB_CTX *lib, const part_family *f)
         goto done;
     }
     p.length = (uint64_t)st.st_size;
-    /* An empty object has one chunk, with no byte. */
-    p.chunks = p.length == 0 ? 1 : (p.length + PART_CHUNK - 1) / PART_CHUNK;
+    p.chunks = part_chunks(p.length);
     if (!choose_range(o, p.chunks, &p.begin, &p.end, &p.share, &p.shares))
         goto done;
     if (w.check == NULL ||
@@ -582,7 +581,7 @@ static int records_cover(part_record **all, size_t n)
 {
     char a[512], b[512];
     const part_record *ref = all[0];
-    uint64_t chunks = ref->length == 0 ? 1 : (ref->length + PART_CHUNK - 1) / PART_CHUNK;
+    uint64_t chunks = part_chunks(ref->length);
     uint64_t next = 0;
     const part_record *prev = NULL;
 
@@ -833,13 +832,13 @@ static int final_node_failed(const part_record *head)
 {
     char why[512];
 
+    int refused = tree_refused();
+
     if (ERR_peek_error() == 0)
         return message_fail("%s: out of memory", head->name);
-    if (!tree_refused()) {
-        openssl_reason(why, sizeof why);
+    openssl_reason(why, sizeof why);   /* empties the queue */
+    if (!refused)
         return message_fail("%s: cannot combine the parts: %s", head->name, why);
-    }
-    openssl_reason(why, sizeof why);
     return message_fail("%s: the parts' chaining values do not make the tree of a %" PRIu64
                         "-byte object (a part holds too few or too many): %s",
                         head->name, head->length, why);

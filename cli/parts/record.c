@@ -267,7 +267,7 @@ static int parse_header(cursor *c, part_record *r, char *why, size_t why_size)
     WANT("share", parse_two(v, vl, &r->share, &r->shares, 1) &&
                       (r->shares == 0 || (r->share >= 1 && r->share <= r->shares)),
          "a bad share (K N, or - -)");
-    chunks = r->length == 0 ? 1 : (r->length + PART_CHUNK - 1) / PART_CHUNK;
+    chunks = part_chunks(r->length);
     WANT("chunks", parse_two(v, vl, &r->begin, &r->end, 0) && r->begin <= r->end &&
                        r->end <= chunks,
          "a bad chunk range for the object's length");
@@ -383,7 +383,7 @@ static void give_run(cursor *c, const part_record *r, size_t upto, int whole)
  * to stand for (and the customization's CVs after it). */
 static void give_decoded(cursor *c, const part_record *r)
 {
-    uint64_t cvs = r->end - r->begin - (r->begin == 0 && r->end > 0);
+    uint64_t cvs = part_range_cvs(r);
     size_t upto = cvs == 0 ? 0 : r->count < cvs - 1 ? r->count : (size_t)(cvs - 1);
 
     if (r->pooled && upto >= c->given + PART_RUN)
@@ -426,9 +426,8 @@ static void take_cv_lines(cursor *c, part_record *r, size_t cv_cap)
  * not what ksum wrote. */
 static int cvs_fit_range(const part_record *r, char *why, size_t why_size)
 {
-    uint64_t chunks = r->length == 0 ? 1 : (r->length + PART_CHUNK - 1) / PART_CHUNK;
-    uint64_t own = r->end - r->begin - (r->begin == 0 && r->end > 0);
-    int ends = r->end == chunks && r->begin < r->end;
+    uint64_t own = part_range_cvs(r);
+    int ends = r->end == part_chunks(r->length) && r->begin < r->end;
 
     if (r->count < own || (!ends && r->count > own)) {
         snprintf(why, why_size,

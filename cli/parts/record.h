@@ -49,6 +49,20 @@ typedef struct part_record {
     int pooled;              /* cvs is in a part_pool, not malloc'd */
 } part_record;
 
+/* The chunks of an object of length bytes: an empty one has one, with no
+ * byte. */
+static inline uint64_t part_chunks(uint64_t length)
+{
+    return length == 0 ? 1 : (length + PART_CHUNK - 1) / PART_CHUNK;
+}
+
+/* The CVs of a record's own range: one for each chunk but chunk 0, whose
+ * bytes are the head. */
+static inline uint64_t part_range_cvs(const part_record *r)
+{
+    return r->end - r->begin - (r->begin == 0 && r->end > 0);
+}
+
 /* Room for the CVs of many records in one mapping, in huge pages where
  * the system gives them: combining a gigabyte holds 4 MiB of CVs, and a
  * fresh page for each 4 KiB of them was a fifth of its time.  Records
