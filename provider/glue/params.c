@@ -132,9 +132,7 @@ static int read_xof(const ksum_provctx *prov, const OSSL_PARAM *p,
     (void)cur;
     if (!OSSL_PARAM_get_int(p, &v))
         return wrong_type(prov, p, "an integer");
-    if (v != 0 && v != 1)
-        return out_of_range(prov, p, "0 or 1");
-    next->xof = v;
+    next->xof = v != 0;   /* as OpenSSL's KMAC reads it */
     return 1;
 }
 
@@ -306,6 +304,34 @@ static const rule *rule_for(const char *key, const ksum_alg *alg)
     return NULL;
 }
 
+/* A key given twice, or a later spelling of a setting whose earlier one
+ * (the same reader, higher in the table: xoflen before size, as OpenSSL's
+ * SHAKE reads them) is in the same call: the first counts. */
+static int overridden(const rule *r, const ksum_alg *alg, const OSSL_PARAM params[],
+                      const OSSL_PARAM *p)
+{
+    if (OSSL_PARAM_locate_const(params, p->key) != p)
+        return 1;
+    for (const rule *q = rules; q < r; q++)
+        if (q->read == r->read && applies(q, alg) &&
+            OSSL_PARAM_locate_const(params, q->key) != NULL)
+            return 1;
+    return 0;
+}
+
+/* An output length for a digest whose length is fixed: skipped as keys of
+ * other algorithms are, EVP_DigestFinalXOF (which sets xoflen) would
+ * report 100 bytes of SHA3-256 written. */
+static int fixed_length_refused(const ksum_provctx *prov, const ksum_alg *alg,
+                                const OSSL_PARAM *p)
+{
+    if ((alg->mode->takes & MODE_OUTLEN) || (strcmp(p->key, OSSL_DIGEST_PARAM_XOFLEN) != 0 &&
+                                             strcmp(p->key, OSSL_DIGEST_PARAM_SIZE) != 0))
+        return 0;
+    KSUM_RAISE(prov, KSUM_R_NOT_XOF, "'%s': this digest's output length is fixed", p->key);
+    return 1;
+}
+
 static int allowed_now(const ksum_provctx *prov, const rule *r,
                        enum phase phase)
 {
@@ -350,8 +376,11 @@ int settings_read(const ksum_provctx *prov, const ksum_alg *alg,
         return 1;
     for (const OSSL_PARAM *p = params; p->key != NULL; p++) {
         const rule *r = rule_for(p->key, alg);
-        /* A key given twice: the first counts, as OSSL_PARAM_locate finds. */
-        if (r == NULL || (p != params && OSSL_PARAM_locate_const(params, p->key) != p))
+        if (r == NULL && fixed_length_refused(prov, alg, p)) {
+            settings_discard(cur, next);
+            return 0;
+        }
+        if (r == NULL || overridden(r, alg, params, p))
             continue;
         if (!allowed_now(prov, r, phase) || !has_data(prov, p) ||
             !r->read(prov, p, cur, next)) {

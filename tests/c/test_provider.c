@@ -20,6 +20,18 @@ static const char *const all_digests[] = {
     "PARALLELHASH256", "KANGAROOTWELVE", "KT256", "MARSUPILAMIFOURTEEN",
     "TURBOSHAKE128", "TURBOSHAKE256", NULL};
 
+/* Final of n bytes: EVP_DigestFinalXOF for an XOF, EVP_DigestFinal_ex
+ * (which must give n) for a fixed-length digest, which has no length to
+ * set. */
+static int final_any(EVP_MD_CTX *ctx, uint8_t *out, size_t n)
+{
+    unsigned int got = 0;
+
+    if (EVP_MD_get_flags(EVP_MD_CTX_get0_md(ctx)) & EVP_MD_FLAG_XOF)
+        return EVP_DigestFinalXOF(ctx, out, n);
+    return EVP_DigestFinal_ex(ctx, out, &got) && got == n;
+}
+
 /* Hashes in with random update sizes (or one update when split is 0). */
 static int digest_split(const char *name, const char *props,
                         const OSSL_PARAM *params, const uint8_t *in,
@@ -36,7 +48,7 @@ static int digest_split(const char *name, const char *props,
         ok = EVP_DigestUpdate(ctx, in + done, take);
         done += take;
     }
-    ok = ok && EVP_DigestFinalXOF(ctx, out, outlen);
+    ok = ok && final_any(ctx, out, outlen);
     EVP_MD_CTX_free(ctx);
     EVP_MD_free(md);
     return ok;
@@ -196,15 +208,15 @@ static void test_splits_and_dup(void)
                      EVP_DigestUpdate(ctx, in, half) &&
                      EVP_MD_CTX_copy_ex(copy, ctx) &&
                      EVP_DigestUpdate(copy, in + half, lens[l] - half) &&
-                     EVP_DigestFinalXOF(copy, dup, n) &&
+                     final_any(copy, dup, n) &&
                      EVP_DigestUpdate(ctx, in + half, lens[l] - half) &&
-                     EVP_DigestFinalXOF(ctx, split, n);
+                     final_any(ctx, split, n);
             CHECK(ok && memcmp(one, dup, n) == 0 && memcmp(one, split, n) == 0,
                   "%s dupctx at len %zu", name, lens[l]);
             /* Reuse after final through a new init. */
             ok = EVP_DigestInit_ex2(ctx, md, params) &&
                  EVP_DigestUpdate(ctx, in, lens[l]) &&
-                 EVP_DigestFinalXOF(ctx, split, n);
+                 final_any(ctx, split, n);
             CHECK(ok && memcmp(one, split, n) == 0, "%s reuse", name);
             EVP_MD_CTX_free(ctx);
             EVP_MD_CTX_free(copy);
@@ -367,8 +379,8 @@ static void test_bad_params(void)
                           OSSL_PARAM_construct_end()};
     OSSL_PARAM dom0[] = {OSSL_PARAM_construct_uint(KSUM_PARAM_DOMAIN, &d0),
                          OSSL_PARAM_construct_end()};
-    OSSL_PARAM xof2[] = {OSSL_PARAM_construct_int(KSUM_PARAM_XOF, &two),
-                         OSSL_PARAM_construct_end()};
+    OSSL_PARAM xof_text[] = {OSSL_PARAM_construct_utf8_string(KSUM_PARAM_XOF, "1", 1),
+                             OSSL_PARAM_construct_end()};
     OSSL_PARAM str_len[] = {
         OSSL_PARAM_construct_utf8_string(OSSL_DIGEST_PARAM_XOFLEN, "32", 2),
         OSSL_PARAM_construct_end()};
@@ -378,7 +390,7 @@ static void test_bad_params(void)
     CHECK(init_fails("PARALLELHASH128", b0), "B = 0 accepted");
     CHECK(init_fails("TURBOSHAKE128", dom80), "D = 0x80 accepted");
     CHECK(init_fails("TURBOSHAKE256", dom0), "D = 0 accepted");
-    CHECK(init_fails("PARALLELHASH256", xof2), "xof = 2 accepted");
+    CHECK(init_fails("PARALLELHASH256", xof_text), "a string xof accepted");
     CHECK(init_fails("SHAKE128", str_len), "string xoflen accepted");
     CHECK(init_fails("CSHAKE128", int_custom), "integer custom accepted");
 
@@ -493,18 +505,19 @@ static void test_null_parameters(void)
 /* A failed set leaves the context as it was; range errors say so. */
 static void test_failed_set_changes_nothing(void)
 {
-    int two = 2, one = 1;
+    int one = 1;
     size_t b = 16;
     char plain[129], after[129];
-    OSSL_PARAM xof2[] = {OSSL_PARAM_construct_int("xof", &two), OSSL_PARAM_construct_end()};
+    OSSL_PARAM xof2[] = {OSSL_PARAM_construct_utf8_string("xof", "2", 1),
+                         OSSL_PARAM_construct_end()};
     OSSL_PARAM mixed[] = {OSSL_PARAM_construct_octet_string("custom", "abc", 3),
                           OSSL_PARAM_construct_size_t("block-size", &b),
-                          OSSL_PARAM_construct_int("xof", &two),
+                          OSSL_PARAM_construct_utf8_string("xof", "2", 1),
                           OSSL_PARAM_construct_end()};
     OSSL_PARAM twice[] = {OSSL_PARAM_construct_octet_string("custom", "abc", 3),
                           OSSL_PARAM_construct_utf8_string("customization", "de", 0),
                           OSSL_PARAM_construct_end()};
-    OSSL_PARAM de[] = {OSSL_PARAM_construct_octet_string("custom", "de", 2),
+    OSSL_PARAM de[] = {OSSL_PARAM_construct_octet_string("custom", "abc", 3),
                        OSSL_PARAM_construct_end()};
     EVP_MD *md = EVP_MD_fetch(lib, "PARALLELHASH128", OURS);
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
@@ -513,28 +526,28 @@ static void test_failed_set_changes_nothing(void)
     uint8_t a[32], z[32];
     size_t n = 0, m = 0;
 
-    /* KMAC: xof = 2 is out of range and leaves xof as it was (0). */
+    /* KMAC: a string xof is refused and leaves xof as it was (0). */
     CHECK(EVP_MAC_init(mctx, (const uint8_t *)"key", 3, NULL) &&
               !EVP_MAC_CTX_set_params(mctx, xof2),
-          "KMAC xof = 2 accepted");
-    CHECK(error_says("out of range"), "xof = 2 message");
+          "KMAC string xof accepted");
+    CHECK(error_says("must be"), "string xof message");
     CHECK(EVP_MAC_update(mctx, (const uint8_t *)"msg", 3) && EVP_MAC_final(mctx, a, &n, sizeof a),
           "KMAC after a failed set");
     CHECK(EVP_MAC_init(mctx, (const uint8_t *)"key", 3, NULL) &&
               EVP_MAC_update(mctx, (const uint8_t *)"msg", 3) && EVP_MAC_final(mctx, z, &m, sizeof z) &&
               n == m && memcmp(a, z, n) == 0,
-          "a failed xof = 2 changed the KMAC");
+          "a failed string xof changed the KMAC");
 
     /* ParallelHash: a call whose last parameter is bad applies none. */
     CHECK(digest_hex("PARALLELHASH128", NULL, "msg", 16, plain), "ParallelHash");
     CHECK(EVP_DigestInit_ex2(ctx, md, NULL) && !EVP_MD_CTX_set_params(ctx, mixed),
           "bad xof in a mixed call accepted");
-    CHECK(error_says("out of range"), "mixed call message");
+    CHECK(error_says("must be"), "mixed call message");
     CHECK(EVP_DigestUpdate(ctx, "msg", 3) && EVP_DigestFinalXOF(ctx, a, 16) &&
               strcmp(hex_of(a, 16), plain) == 0,
           "a failed call changed the context");
 
-    /* Both spellings of S in one call: the last wins, nothing leaks. */
+    /* Both spellings of S in one call: custom counts, nothing leaks. */
     CHECK(digest_hex("PARALLELHASH128", twice, "msg", 16, after) &&
               digest_hex("PARALLELHASH128", de, "msg", 16, plain) &&
               strcmp(after, plain) == 0,
@@ -582,6 +595,137 @@ static void test_failed_set_changes_nothing(void)
     EVP_MD_free(md);
     EVP_MAC_CTX_free(mctx);
     EVP_MAC_free(mac);
+}
+
+/* From an adversarial review (2026-12-03).  A fixed-length digest has no
+ * output length to set: EVP_DigestFinalXOF of 100 bytes on SHA3-256 set
+ * xoflen, which was skipped, and then reported success with 32 bytes
+ * written; OpenSSL's default provider fails the call, and so must we. */
+static void test_fixed_length_has_no_output_length(void)
+{
+    static const char *const fixed[] = {"SHA3-224", "SHA3-256", "SHA3-384", "SHA3-512",
+                                        "KECCAK-224", "KECCAK-256", "KECCAK-384",
+                                        "KECCAK-512", NULL};
+    size_t want = 100;
+    OSSL_PARAM xoflen[] = {OSSL_PARAM_construct_size_t(OSSL_DIGEST_PARAM_XOFLEN, &want),
+                           OSSL_PARAM_construct_end()};
+    OSSL_PARAM size[] = {OSSL_PARAM_construct_size_t(OSSL_DIGEST_PARAM_SIZE, &want),
+                         OSSL_PARAM_construct_end()};
+
+    for (int i = 0; fixed[i] != NULL; i++) {
+        for (int who = 0; who < 2; who++) {
+            EVP_MD *md = EVP_MD_fetch(lib, fixed[i], who ? THEIRS : OURS);
+            EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+            uint8_t out[128], ref[64];
+            unsigned int n = 0;
+            int xof_done, set_x, set_s;
+            if (who == 1 && md == NULL) {   /* Keccak-* came to OpenSSL in 3.2 */
+                ERR_clear_error();
+                EVP_MD_CTX_free(ctx);
+                continue;
+            }
+            memset(out, 0xAA, sizeof out);
+            CHECK(md != NULL && EVP_DigestInit_ex2(ctx, md, NULL) &&
+                      EVP_DigestUpdate(ctx, "abc", 3),
+                  "%s init", fixed[i]);
+            xof_done = EVP_DigestFinalXOF(ctx, out, sizeof out - 28);
+            ERR_clear_error();
+            CHECK(!xof_done, "%s (%s): EVP_DigestFinalXOF of 100 bytes succeeded", fixed[i],
+                  who ? "default" : "ksumprov");
+            CHECK(EVP_DigestInit_ex2(ctx, md, NULL), "%s init again", fixed[i]);
+            set_x = EVP_MD_CTX_set_params(ctx, xoflen);
+            set_s = EVP_MD_CTX_set_params(ctx, size);
+            ERR_clear_error();
+            CHECK(!set_x && !set_s, "%s (%s): an output length was accepted: %d %d", fixed[i],
+                  who ? "default" : "ksumprov", set_x, set_s);
+            /* the refused settings changed nothing */
+            CHECK(EVP_DigestUpdate(ctx, "abc", 3) && EVP_DigestFinal_ex(ctx, out, &n) &&
+                      (int)n == EVP_MD_get_size(md) &&
+                      EVP_Digest("abc", 3, ref, NULL, md, NULL) && memcmp(out, ref, n) == 0,
+                  "%s after a refused length", fixed[i]);
+            EVP_MD_CTX_free(ctx);
+            EVP_MD_free(md);
+        }
+    }
+}
+
+/* Two spellings of one setting in one call: the first of ksumprov's table
+ * counts, in either order (xoflen over size, as OpenSSL's SHAKE reads them;
+ * custom over customization; domain over domain-separator). */
+static void test_spellings_in_one_call(void)
+{
+    size_t twenty = 20, thirty = 30;
+    unsigned d5 = 5, d9 = 9;
+    char a[129], b[129];
+    OSSL_PARAM xs[] = {OSSL_PARAM_construct_size_t("xoflen", &twenty),
+                       OSSL_PARAM_construct_size_t("size", &thirty), OSSL_PARAM_construct_end()};
+    OSSL_PARAM sx[] = {OSSL_PARAM_construct_size_t("size", &thirty),
+                       OSSL_PARAM_construct_size_t("xoflen", &twenty), OSSL_PARAM_construct_end()};
+    OSSL_PARAM cc[] = {OSSL_PARAM_construct_utf8_string("customization", "B", 0),
+                       OSSL_PARAM_construct_octet_string("custom", "A", 1),
+                       OSSL_PARAM_construct_end()};
+    OSSL_PARAM c1[] = {OSSL_PARAM_construct_octet_string("custom", "A", 1),
+                       OSSL_PARAM_construct_end()};
+    OSSL_PARAM dd[] = {OSSL_PARAM_construct_uint("domain-separator", &d9),
+                       OSSL_PARAM_construct_uint("domain", &d5), OSSL_PARAM_construct_end()};
+    OSSL_PARAM d1[] = {OSSL_PARAM_construct_uint("domain", &d5), OSSL_PARAM_construct_end()};
+    const char *names[] = {"SHAKE128", "CSHAKE256", "KANGAROOTWELVE", NULL};
+
+    for (int i = 0; names[i] != NULL; i++) {
+        for (int order = 0; order < 2; order++) {
+            EVP_MD *md = EVP_MD_fetch(lib, names[i], OURS);
+            EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+            size_t n = 0;
+            OSSL_PARAM get[] = {OSSL_PARAM_construct_size_t("xoflen", &n),
+                                OSSL_PARAM_construct_end()};
+            /* read back: OpenSSL before 3.4 finals at the algorithm's size */
+            CHECK(EVP_DigestInit_ex2(ctx, md, order ? sx : xs) &&
+                      EVP_MD_CTX_get_params(ctx, get) && n == 20,
+                  "%s: xoflen and size in one call gave %zu bytes, not 20", names[i], n);
+            ERR_clear_error();
+            EVP_MD_CTX_free(ctx);
+            EVP_MD_free(md);
+        }
+    }
+    CHECK(digest_hex("CSHAKE128", cc, "msg", 16, a) && digest_hex("CSHAKE128", c1, "msg", 16, b) &&
+              strcmp(a, b) == 0,
+          "customization and custom in one call: custom counts");
+    CHECK(digest_hex("TURBOSHAKE128", dd, "msg", 16, a) &&
+              digest_hex("TURBOSHAKE128", d1, "msg", 16, b) && strcmp(a, b) == 0,
+          "domain-separator and domain in one call: domain counts");
+}
+
+/* OpenSSL's KMAC reads xof as an int and takes any value but 0 as true. */
+static void test_xof_any_true_value(void)
+{
+    uint8_t key[8] = "keykeyke", in[3] = "abc", a[40], b[40], c[40];
+    int two = 2, minus = -1, one = 1;
+
+    for (int i = 0; i < 2; i++) {
+        const char *name = i ? "KMAC256" : "KMAC128";
+        size_t outlen = 40, na = 0, nb = 0, nc = 0;
+        int vals[3] = {two, minus, one};
+        uint8_t *outs[3] = {a, b, c};
+        size_t *ns[3] = {&na, &nb, &nc};
+        for (int v = 0; v < 3; v++) {
+            int x = vals[v];
+            EVP_MAC *mac = EVP_MAC_fetch(lib, name, v == 2 ? THEIRS : OURS);
+            EVP_MAC_CTX *ctx = EVP_MAC_CTX_new(mac);
+            OSSL_PARAM p[] = {OSSL_PARAM_construct_int("xof", &x),
+                              OSSL_PARAM_construct_size_t("size", &outlen),
+                              OSSL_PARAM_construct_end()};
+            CHECK(ctx != NULL && EVP_MAC_init(ctx, key, sizeof key, p) &&
+                      EVP_MAC_update(ctx, in, sizeof in) &&
+                      EVP_MAC_final(ctx, outs[v], ns[v], outlen),
+                  "%s with xof = %d", name, x);
+            ERR_clear_error();
+            EVP_MAC_CTX_free(ctx);
+            EVP_MAC_free(mac);
+        }
+        CHECK(na == 40 && nb == 40 && nc == 40 && memcmp(a, c, 40) == 0 &&
+                  memcmp(b, c, 40) == 0,
+              "%s: xof = 2 and xof = -1 are not KMACXOF as OpenSSL's xof = 1", name);
+    }
 }
 
 /* Code written for upstream OpenSSL: its names and types give the same
@@ -975,6 +1119,9 @@ int main(void)
     test_null_parameters();
     test_failed_set_changes_nothing();
     test_upstream_names();
+    test_fixed_length_has_no_output_length();
+    test_spellings_in_one_call();
+    test_xof_any_true_value();
     test_tuplehash_elements();
     test_threads();
     test_thread_counts();

@@ -204,9 +204,11 @@ int evp_digest(OSSL_LIB_CTX *lib, const char *name, const char *props,
     int ok = md != NULL && ctx != NULL && EVP_DigestInit_ex2(ctx, md, params) &&
              EVP_DigestUpdate(ctx, in, len);
 
-    if (ok && outlen == 0) {
-        unsigned int n;
-        ok = EVP_DigestFinal_ex(ctx, out, &n);
+    /* a fixed-length digest has no length to set: EVP_DigestFinalXOF,
+     * which sets xoflen, fails on it */
+    if (ok && (outlen == 0 || !(EVP_MD_get_flags(md) & EVP_MD_FLAG_XOF))) {
+        unsigned int n = 0;
+        ok = EVP_DigestFinal_ex(ctx, out, &n) && (outlen == 0 || n == outlen);
     } else if (ok) {
         ok = EVP_DigestFinalXOF(ctx, out, outlen);
     }
