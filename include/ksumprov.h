@@ -58,8 +58,8 @@ extern "C" {
 /* Block size B in bytes (size_t, at least 1, default 8192): ParallelHash.
  * Before any data.  Not "blocksize", which OpenSSL uses for the rate. */
 #define KSUM_PARAM_BLOCK_SIZE "block-size"
-/* XOF mode (int; any value but 0 is XOF, as OpenSSL's KMAC): ParallelHashXOF, TupleHashXOF, KMACXOF.  Until
- * the output is produced. */
+/* XOF mode (an int; any value but 0 is XOF, as OpenSSL's KMAC reads it):
+ * ParallelHashXOF, TupleHashXOF, KMACXOF.  Until the output is produced. */
 #define KSUM_PARAM_XOF "xof"
 /* Domain byte D (unsigned int, 0x01..0x7F, default 0x1F): TurboSHAKE.
  * Before any data.  Readable too. */
