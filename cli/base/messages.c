@@ -6,6 +6,7 @@
 #include <openssl/err.h>
 #include <stdarg.h>
 #include <stdio_ext.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Control characters could move the cursor or recolour the terminal when
@@ -191,13 +192,28 @@ int bad_value(const char *what, const char *value, const char *why)
     return 0;
 }
 
+/* "ksum: MESSAGE" on one line: a message names files, records and the
+ * objects records name, any of which may hold a newline that would print
+ * a line of its own ("secret.bin: OK"), so the whole is escaped as a name
+ * is (the formats themselves hold no backslash or control character). */
 static void vmessage(const char *fmt, va_list ap)
 {
     FILE *f = message_stream();
+    char small[1024], *text = small;
+    va_list again;
+    int n;
 
+    va_copy(again, ap);
+    n = vsnprintf(small, sizeof small, fmt, ap);
+    if (n >= (int)sizeof small && vasprintf(&text, fmt, again) < 0)
+        text = small;   /* out of memory: the start of it */
+    va_end(again);
     fputs("ksum: ", f);
-    vfprintf(f, fmt, ap);
+    if (n >= 0)
+        print_name(f, text, name_needs_escape(text));
     fputc('\n', f);
+    if (text != small)
+        free(text);
 }
 
 int message_fail(const char *fmt, ...)

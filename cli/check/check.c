@@ -144,6 +144,8 @@ typedef struct counts {
     unsigned long guessed;  /* of the FAILED, untagged lines checked with the
                                algorithm ksum chose by default */
     unsigned long guessed_ok;  /* of the OK, the same */
+    unsigned long keyless;  /* KMAC lines verified with the empty key, no
+                               key and no switch given */
 } counts;
 
 /* Hashers by algorithm and XOF mode (the key of digest_spec), opened on
@@ -268,6 +270,7 @@ typedef struct check_item {
     digest_spec d;
     int here;
     int unfetched;          /* its algorithm could not be fetched */
+    int keyless;            /* a KMAC line, without a key or a switch */
 } check_item;
 
 /* The printing of the items: the verdicts and the summaries, and the
@@ -323,11 +326,13 @@ static int bytes_equal_streamed(const uint8_t *want, hasher *h, int *equal)
 /* Why the line may not read standard input: it would be the rest of a
  * check file, or the terminal (a list would leave ksum waiting on the
  * user); 0 when it may, or names no '-'. */
-static int stdin_refused(const check_printer *c, const entry *e)
+static int stdin_refused(const check_printer *c, const entry *e, const char **failed)
 {
     for (size_t i = 0; i < e->n; i++)
-        if (strcmp(e->names[i], "-") == 0)
+        if (strcmp(e->names[i], "-") == 0) {
+            *failed = e->names[i];
             return c->stdin_is_list ? KSUM_ESTDIN : c->stdin_is_tty ? KSUM_ETTY : 0;
+        }
     return 0;
 }
 
@@ -341,8 +346,9 @@ static int compare_here(check_printer *c, const check_item *it, hasher *h, int *
     uint8_t *sum, *no_sum = NULL;
 
     *failed = e->names[0];
-    if ((err = stdin_refused(c, e)) != 0)
+    if ((err = stdin_refused(c, e, failed)) != 0)
         return err;
+    *failed = e->names[0];
     if ((sum = OPENSSL_malloc(stream ? 1 : h->size)) == NULL)
         return ENOMEM;
     if (h->facts.takes & TAKES_ELEMENTS)
@@ -377,6 +383,19 @@ static int compare_line(check_printer *c, const check_item *it, const file_resul
     return compare_here(c, it, h, equal, failed);
 }
 
+/* --ignore-missing: a line whose file is missing is no line of this
+ * tree; a tuple is that only when every element is missing (one present
+ * says the line is the tree's, and it cannot be verified). */
+static int all_missing(const entry *e)
+{
+    struct stat st;
+
+    for (size_t i = 0; e->n > 1 && i < e->n; i++)
+        if (stat(e->names[i], &st) == 0 || errno != ENOENT)
+            return 0;
+    return 1;
+}
+
 static void verify(check_printer *c, const check_item *it, const file_result *r)
 {
     const options *o = c->o;
@@ -393,7 +412,7 @@ static void verify(check_printer *c, const check_item *it, const file_result *r)
         return;
     }
     err = compare_line(c, it, r, h, &equal, &failed, &why);
-    if (err == ENOENT && o->ignore_missing) {
+    if (err == ENOENT && o->ignore_missing && all_missing(&it->e)) {
         c->n.ignored++;
     } else if (err != 0) {
         c->n.unreadable++;
@@ -403,11 +422,13 @@ static void verify(check_printer *c, const check_item *it, const file_result *r)
             print_result(c, &it->e, "FAILED open or read");
         }
     } else if (equal) {
+        c->n.keyless += it->keyless;
         c->n.matched++;
         c->n.guessed_ok += it->e.guessed;
         if (!o->status && !o->quiet)
             print_result(c, &it->e, "OK");
     } else {
+        c->n.keyless += it->keyless;
         c->n.mismatched++;
         c->n.guessed += it->e.guessed;
         if (!o->status)
@@ -663,6 +684,8 @@ static int check_entry(checker *c, check_line *l, line_plan *p, check_item *it)
     it->unfetched = h == NULL;
     if (h != NULL)
         c->applied |= h->facts.takes;
+    it->keyless = h != NULL && (h->facts.takes & TAKES_KEY) && !c->o->alg_given &&
+                  !(c->o->given & TAKES_KEY);
     it->d = spec_of(c, p->alg, p->xof, size);
     /* Standard input, tuples and outputs too long to hold are the printing
      * thread's; any other name is a regular file for a worker, or an error
@@ -748,8 +771,7 @@ static void warn_count(const char *file, unsigned long n, const char *one,
                        const char *many)
 {
     if (n > 0)
-        fprintf(message_stream(), "ksum: WARNING: %s: %lu %s\n", file, n,
-                n == 1 ? one : many);
+        message_fail("WARNING: %s: %lu %s", file, n, n == 1 ? one : many);
 }
 
 /* Untagged lines that failed, and none that passed, when ksum chose the
@@ -762,10 +784,9 @@ static void hint_default(const check_printer *c, const char *file, const counts 
     if (n->guessed == 0 || n->guessed_ok > 0 || c->o->alg_given || c->o->status)
         return;
     algorithm_tag(c->o->evp->alg, 0, tag);
-    fprintf(message_stream(),
-            "ksum: %s: untagged lines were checked as %s, since no algorithm was named; "
-            "name another with -a NAME or its switch (--sha3-512, --k12, ...)\n",
-            file, tag);
+    message_fail("%s: untagged lines were checked as %s, since no algorithm was named; "
+                 "name another with -a NAME or its switch (--sha3-512, --k12, ...)",
+                 file, tag);
 }
 
 static int summarize(const check_printer *c, const char *file, const counts *n)
@@ -778,8 +799,7 @@ static int summarize(const check_printer *c, const char *file, const counts *n)
         if (c->keyed && !o->status)
             warn_count(file, n->misformatted, "line was not verified",
                        "lines were not verified");
-        fprintf(message_stream(),
-                "ksum: %s: no properly formatted checksum lines found\n", file);
+        message_fail("%s: no properly formatted checksum lines found", file);
         return 0;
     }
     if (!o->status) {
@@ -796,8 +816,13 @@ static int summarize(const check_printer *c, const char *file, const counts *n)
                    "listed files could not be read");
         warn_count(file, n->mismatched, "computed checksum did NOT match",
                    "computed checksums did NOT match");
+        warn_count(file, n->keyless,
+                   "KMAC line was checked with the empty key (no key given), which anyone "
+                   "can compute",
+                   "KMAC lines were checked with the empty key (no key given), which anyone "
+                   "can compute");
         if (o->ignore_missing && verified == 0)
-            fprintf(message_stream(), "ksum: %s: no file was verified\n", file);
+            message_fail("%s: no file was verified", file);
     }
     return n->mismatched == 0 && n->unreadable == 0 && n->lines_unread == 0 &&
            !(all_count && n->misformatted > 0) &&
@@ -979,10 +1004,15 @@ static void warn_unapplied(const checker *c)
  * anyone can compute: a forgotten --key-file would let any list pass. */
 static void warn_keyless(const options *o)
 {
-    for (size_t i = 0; !(o->given & TAKES_KEY) && !o->status && i < o->evp->nalgs; i++)
+    /* an empty key file, or -k '' from a variable that was never set, is
+     * that key as well */
+    int none = !(o->given & TAKES_KEY), empty = !none && o->key_len == 0;
+
+    for (size_t i = 0; (none || empty) && !o->status && i < o->evp->nalgs; i++)
         if (o->alg_given && (o->evp->facts_of[i].takes & TAKES_KEY)) {
-            fprintf(message_stream(), "ksum: WARNING: no key given: %s lines are checked "
-                    "with the empty key, which anyone can compute\n", o->evp->algs[i]->name);
+            message_fail("WARNING: %s: %s lines are checked with the empty key, which "
+                         "anyone can compute", none ? "no key given" : "the key given is empty",
+                         o->evp->algs[i]->name);
             return;
         }
 }

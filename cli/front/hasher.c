@@ -109,9 +109,7 @@ static int fetch_failed(const algorithm *alg)
     char why[512];
 
     openssl_reason(why, sizeof why);
-    fprintf(message_stream(), "ksum: %s: cannot fetch from ksumprov: %s\n",
-            alg->name, why);
-    return 0;
+    return message_fail("%s: cannot fetch from ksumprov: %s", alg->name, why);
 }
 
 /* The parameters that the options besides the parameter options send,

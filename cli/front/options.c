@@ -238,6 +238,16 @@ static int set_form(options *o, const option_row *row, const char *arg)
     return set_flag(o, row, arg);
 }
 
+/* --status, --warn and --quiet undo each other: the last counts, as in
+ * GNU coreutils. */
+static int set_verbosity(options *o, const option_row *row, const char *arg)
+{
+    o->status = 0;
+    o->warn = 0;
+    o->quiet = 0;
+    return set_flag(o, row, arg);
+}
+
 /* A parameter option: its value, kept as given for messages; its range
  * is the provider's to judge (resolve.c asks). */
 static int set_param(options *o, const option_row *row, const char *arg)
@@ -462,10 +472,10 @@ const option_row option_rows[] = {
      HELP(11, "read checksums from the FILEs and check them;\nwith a key, only at the "
               "length of -n/-l or the\ndefault, and every line must verify")},
     {"--ignore-missing", "", NULL, FLAG(ignore_missing), ANY, BESIDE(16)},
-    {"--quiet", "", NULL, FLAG(quiet), ANY, BESIDE(14)},
-    {"--status", "", NULL, FLAG(status), ANY, BESIDE(15)},
+    {"--quiet", "", NULL, SET(set_verbosity, quiet), ANY, BESIDE(14)},
+    {"--status", "", NULL, SET(set_verbosity, status), ANY, BESIDE(15)},
     {"--strict", "", NULL, FLAG(strict), ANY, BESIDE(13)},
-    {"--warn", "w", NULL, FLAG(warn), ANY, HELP(12, "as sha256sum -c")},
+    {"--warn", "w", NULL, SET(set_verbosity, warn), ANY, HELP(12, "as sha256sum -c")},
     {"--help", "h", NULL, CALL(show), ANY, HELP(20, "display this help and exit")},
     {"--version", "Vv", NULL, CALL(show), ANY,
      HELP(21, "output version information and exit")},

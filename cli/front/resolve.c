@@ -296,7 +296,7 @@ static int values_accepted_by(const options *o, OSSL_LIB_CTX *lib,
     }
     if (hasher_try(lib, alg, o, o->given, why, sizeof why))
         return 1;
-    fprintf(message_stream(), "ksum: %s refuses the options given: %s\n", alg->name, why);
+    message_fail("%s refuses the options given: %s", alg->name, why);
     usage_hint();
     return 0;
 }

@@ -41,6 +41,10 @@ MISSING = ["m0", "m1"]
 NOT_REGULAR = ["d0"]
 STDIN_AS_LIST = "standard input is the checksum list being read"
 KEYED_RULE = "(a key: only the length chosen with -n or -l, or the default, is verified)"
+KEYLESS_ONE = ("KMAC line was checked with the empty key (no key given), "
+               "which anyone can compute")
+KEYLESS_MANY = ("KMAC lines were checked with the empty key (no key given), "
+                "which anyone can compute")
 HINT = ("untagged lines were checked as SHA3-256, since no algorithm was named; "
         "name another with -a NAME or its switch (--sha3-512, --k12, ...)")
 # Under the address-space limit ksum runs (it needs less than 40 MiB), a line
@@ -195,6 +199,7 @@ class Model:
         self.keyed = mode == "kmac"
         self.failed_untagged = 0   # in the list being read
         self.ok_untagged = 0
+        self.keyless = 0           # KMAC lines verified with no key and no switch
         self.stdin_left = world[2]
 
     def fate(self, line):
@@ -230,6 +235,7 @@ class Model:
             content, self.stdin_left = self.stdin_left, b""
         # a digest of another length than the value's never matches
         want = value(self.world, alg, self.mode, line.name, content)
+        self.keyless += alg == "KMAC128" and self.mode == "default"
         if line.digest.hex() == want:
             self.ok_untagged += line.tag is None
             return OK, None
@@ -266,6 +272,7 @@ def summary(label, c, model, lines):
     not_verified = plural(c[MISFORMATTED], "line was not verified", "lines were not verified") \
         if model.keyed else plural(c[MISFORMATTED], "line is improperly formatted",
                                    "lines are improperly formatted")
+    keyless, model.keyless = model.keyless, 0
     if formatted == 0:
         model.failed_untagged = model.ok_untagged = 0
         return ([f"ksum: WARNING: {label}: {w}" for w in not_verified] * model.keyed +
@@ -275,7 +282,8 @@ def summary(label, c, model, lines):
                 plural(c[OPENFAIL], "listed file could not be read",
                        "listed files could not be read") +
                 plural(c[FAILED], "computed checksum did NOT match",
-                       "computed checksums did NOT match"))
+                       "computed checksums did NOT match") +
+                plural(keyless, KEYLESS_ONE, KEYLESS_MANY))
     out = [f"ksum: {label}: {HINT}"] * (model.mode == "default" and model.failed_untagged > 0
                                         and model.ok_untagged == 0)
     model.failed_untagged = model.ok_untagged = 0

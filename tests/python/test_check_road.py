@@ -54,7 +54,7 @@ def tree(tmp_path_factory):
     return d, files
 
 
-def warnings(label, malformed=0, unreadable=0, mismatched=0):
+def warnings(label, malformed=0, unreadable=0, mismatched=0, keyless=0):
     lines = []
     if malformed:
         lines.append(f"ksum: WARNING: {label}: {malformed} "
@@ -68,6 +68,10 @@ def warnings(label, malformed=0, unreadable=0, mismatched=0):
         lines.append(f"ksum: WARNING: {label}: {mismatched} "
                      + ("computed checksum did NOT match" if mismatched == 1
                         else "computed checksums did NOT match"))
+    if keyless:
+        lines.append(f"ksum: WARNING: {label}: {keyless} KMAC "
+                     + ("line was" if keyless == 1 else "lines were")
+                     + " checked with the empty key (no key given), which anyone can compute")
     return lines
 
 
@@ -162,13 +166,17 @@ def test_lines_of_several_algorithms(tree, road):
     per_alg = [run(a + ["--tag"] + names, cwd=d)[1].decode().splitlines() for a in algs]
     lines = [per_alg[i % len(algs)][i] for i in range(len(names))]
     (d / "A").write_text("\n".join(lines) + "\n")
-    assert merged(["-c", "A"], d, road) == (0, "".join(f"{n}: OK\n" for n in names))
+    keyless = sum(line.startswith("KMAC") for line in lines)
+    assert keyless > 0
+    assert merged(["-c", "A"], d, road) == (0, "".join(f"{n}: OK\n" for n in names) +
+                                            "\n".join(warnings("A", keyless=keyless)) + "\n")
     # one file changed: its line alone fails, wherever it is
     data = files[names[7]]
     (d / names[7]).write_bytes(data[:-1] + b"?" if data else b"?")
     want = "".join(f"{n}: {'FAILED' if n == names[7] else 'OK'}\n" for n in names)
     try:
-        assert merged(["-c", "A"], d, road) == (1, want + "\n".join(warnings("A", mismatched=1)) + "\n")
+        assert merged(["-c", "A"], d, road) == \
+            (1, want + "\n".join(warnings("A", mismatched=1, keyless=keyless)) + "\n")
     finally:
         (d / names[7]).write_bytes(data)
 

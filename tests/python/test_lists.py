@@ -411,3 +411,36 @@ def test_kmac_check_without_a_key_warns(files):
     assert "WARNING: no key given: KMAC128 lines are checked with the empty key" in err
     code, out2, err = check(files, ["--kmac128", "--status"], out.decode())
     assert (code, err) == (0, "")
+
+
+def test_kmac_check_with_an_empty_key_warns(files):
+    """An empty key file, or -k '' from an unset variable, is the empty key
+    too: the same warning (adversarial review, 2026-12-03)."""
+    empty = files / "emptykey"
+    empty.write_bytes(b"")
+    empty.chmod(0o600)
+    code, forged, err = run(["--kmac128", "--tag", "victim.txt"], cwd=files)
+    for key in (["--key-file", "emptykey"], ["-k", ""]):
+        code, out, err = check(files, ["--kmac128"] + key, forged.decode())
+        assert (code, out) == (0, b"victim.txt: OK\n")
+        assert ("ksum: WARNING: the key given is empty: KMAC128 lines are checked with the "
+                "empty key, which anyone can compute") in err
+        code, out, err = check(files, ["--kmac128", "--status"] + key, forged.decode())
+        assert (code, err) == (0, "")
+    code, out, err = check(files, ["--kmac128", "--key-file", "key"], forged.decode())
+    assert code == 1 and "WARNING" in err and "empty key" not in err
+
+
+def test_kmac_line_checked_without_a_switch_or_key_warns(files):
+    """Without a switch the lines name the algorithm; a KMAC line is then
+    checked with the empty key, which the summary says."""
+    code, forged, err = run(["--kmac256", "--tag", "victim.txt", "other"], cwd=files)
+    sha = run(["--tag", "other"], cwd=files)[1]
+    code, out, err = check(files, [], (forged + sha).decode())
+    assert code == 0 and out.count(b": OK\n") == 3
+    assert err == ("ksum: WARNING: standard input: 2 KMAC lines were checked with the empty "
+                   "key (no key given), which anyone can compute\n")
+    code, out, err = check(files, [], sha.decode())
+    assert (code, err) == (0, "")
+    code, out, err = check(files, ["--status"], forged.decode())
+    assert (code, err) == (0, "")

@@ -1,0 +1,125 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Check mode's messages and verbosity, from an adversarial review
+(2026-12-03): every name a message prints is escaped as the checksum lines
+escape it, so that a check file, record file or element named with a
+newline cannot print a line of its own ("secret.bin: OK"); --status, --warn
+and --quiet undo each other as in GNU coreutils; a TupleHash line is
+ignored by --ignore-missing only when all its files are missing, and the
+message about a '-' element names that element."""
+import os
+import subprocess
+
+import pytest
+
+from conftest import run
+
+EVIL = "evil\nsecret.bin: OK\nx"
+
+
+@pytest.fixture
+def files(tmp_path):
+    (tmp_path / "abc.txt").write_bytes(b"abc")
+    (tmp_path / "def.txt").write_bytes(b"def")
+    return tmp_path
+
+
+def forged_lines(err):
+    """Lines of stderr that are not ksum's own messages."""
+    return [line for line in err.splitlines() if not line.startswith("ksum: ")]
+
+
+def test_summary_of_a_check_file_named_with_a_newline(files):
+    d = files / EVIL
+    d.mkdir()
+    (d / "SUMS").write_text("0000  missing\n")
+    code, out, err = run(["-c", f"{EVIL}/SUMS"], cwd=files)
+    assert code == 1 and out == b""
+    assert forged_lines(err) == []
+    assert "ksum: evil\\nsecret.bin: OK\\nx/SUMS: no properly formatted checksum lines found" in err
+
+
+def test_warning_counts_of_a_check_file_named_with_a_newline(files):
+    d = files / EVIL
+    d.mkdir()
+    good = run(["abc.txt"], cwd=files)[1].decode()
+    (d / "SUMS").write_text(good + "junk\n" + "0" * 64 + "  def.txt\n")
+    code, out, err = run(["-c", "--ignore-missing", f"{EVIL}/SUMS"], cwd=files)
+    assert code == 1
+    assert forged_lines(err) == []
+    assert "1 line is improperly formatted" in err
+    assert "1 computed checksum did NOT match" in err
+
+
+def test_hint_of_a_check_file_named_with_a_newline(files):
+    d = files / EVIL
+    d.mkdir()
+    sha256 = subprocess.run(["sha256sum", "../abc.txt"], cwd=d, capture_output=True,
+                            check=True).stdout
+    (d / "SUMS").write_bytes(sha256)
+    code, out, err = run(["-c", "SUMS"], cwd=d)
+    assert code == 1 and "untagged lines were checked as SHA3-256" in err
+    code, out, err = run(["-c", f"{EVIL}/SUMS"], cwd=files)
+    assert code == 1
+    assert forged_lines(err) == []
+
+
+def test_combine_names_a_record_file_escaped(files):
+    record = files / EVIL
+    record.write_bytes(run(["--k12", "--part", "1/2", "abc.txt"], cwd=files)[1])
+    code, out, err = run(["--kt256", "--combine", EVIL], cwd=files)
+    assert code == 1 and out == b""
+    assert forged_lines(err) == []
+    assert "evil\\nsecret.bin: OK\\nx" in err
+
+
+@pytest.mark.parametrize("options, shown", [
+    (["--status", "-w"], {"ok", "failed", "warning", "summary"}),
+    (["-w", "--status"], set()),
+    (["--quiet", "--status"], set()),
+    (["--status", "--quiet"], {"failed", "summary"}),
+    (["-w", "--quiet"], {"failed", "summary"}),
+    (["--quiet", "-w"], {"ok", "failed", "warning", "summary"}),
+])
+def test_status_warn_and_quiet_the_last_counts(files, options, shown):
+    """As GNU coreutils' digest.c: each of the three undoes the others."""
+    good = run(["abc.txt"], cwd=files)[1].decode()
+    listing = good + "0" * 64 + "  def.txt\n" + "junk\n"
+    code, out, err = run(["-c"] + options, input=listing.encode(), cwd=files)
+    assert code == 1
+    seen = set()
+    if b"abc.txt: OK" in out:
+        seen.add("ok")
+    if b"def.txt: FAILED" in out:
+        seen.add("failed")
+    if ": 3: improperly formatted" in err:
+        seen.add("warning")
+    if "computed checksum did NOT match" in err:
+        seen.add("summary")
+    assert seen == shown, (out, err)
+
+
+def tuple_list(files):
+    return run(["--tuplehash128", "--tag", "abc.txt", "def.txt"], cwd=files)[1].decode()
+
+
+def test_tuple_with_one_element_missing_is_not_ignored(files):
+    listing = tuple_list(files).replace("def.txt", "nosuch")
+    code, out, err = run(["-c", "--ignore-missing"], input=listing.encode(), cwd=files)
+    assert code == 1
+    assert out == b"abc.txt\tnosuch: FAILED open or read\n"
+    assert "ksum: nosuch: No such file or directory" in err
+
+
+def test_tuple_with_every_element_missing_is_ignored(files):
+    good = tuple_list(files)
+    listing = good + good.replace("abc.txt", "gone1").replace("def.txt", "gone2")
+    code, out, err = run(["-c", "--ignore-missing"], input=listing.encode(), cwd=files)
+    assert (code, out, err) == (0, b"abc.txt\tdef.txt: OK\n", "")
+
+
+def test_tuple_refusing_standard_input_names_it(files):
+    listing = tuple_list(files).replace("def.txt", "-")
+    code, out, err = run(["-c", "-"], input=listing.encode(), cwd=files)
+    assert code == 1
+    assert "ksum: -: standard input is the checksum list being read" in err
+    assert "ksum: abc.txt:" not in err
