@@ -95,7 +95,8 @@ static int parse_tagged(char *line, size_t len, check_line *out)
     return 1;
 }
 
-/* "DIGEST  NAME", "DIGEST *NAME", or "DIGEST NAME" (BSD's reversed form). */
+/* "DIGEST  NAME", "DIGEST *NAME", or "DIGEST NAME" (BSD's reversed form);
+ * a tab after the digest is a space, as coreutils reads it. */
 static int parse_untagged(char *line, size_t len, check_line *out)
 {
     size_t n = 0, at;
@@ -103,7 +104,7 @@ static int parse_untagged(char *line, size_t len, check_line *out)
     while (n < len && digest_char(line[n], 0))
         n++;
     at = n + 1;
-    if (n == 0 || at >= len || line[n] != ' ')
+    if (n == 0 || at >= len || (line[n] != ' ' && line[n] != '\t'))
         return 0;
     if (line[at] == ' ' || line[at] == '*')
         at++;

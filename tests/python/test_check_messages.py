@@ -123,3 +123,16 @@ def test_tuple_refusing_standard_input_names_it(files):
     assert code == 1
     assert "ksum: -: standard input is the checksum list being read" in err
     assert "ksum: abc.txt:" not in err
+
+
+@pytest.mark.parametrize("sep", ["\t", "\t ", "\t*", " ", "  ", " *"])
+def test_digest_and_name_apart_as_coreutils_reads_them(files, sep):
+    """sha256sum -c takes a tab after the digest as a space."""
+    digest = run(["abc.txt"], cwd=files)[1].decode().split()[0]
+    code, out, err = run(["-c"], input=f"{digest}{sep}abc.txt\n".encode(), cwd=files)
+    assert (code, out, err) == (0, b"abc.txt: OK\n", "")
+    sha = subprocess.run(["sha256sum", "abc.txt"], cwd=files, capture_output=True,
+                         check=True).stdout.decode().split()[0]
+    gnu = subprocess.run(["sha256sum", "-c"], input=f"{sha}{sep}abc.txt\n".encode(),
+                         cwd=files, capture_output=True)
+    assert (gnu.returncode, gnu.stdout) == (0, b"abc.txt: OK\n")
