@@ -136,3 +136,13 @@ def test_digest_and_name_apart_as_coreutils_reads_them(files, sep):
     gnu = subprocess.run(["sha256sum", "-c"], input=f"{sha}{sep}abc.txt\n".encode(),
                          cwd=files, capture_output=True)
     assert (gnu.returncode, gnu.stdout) == (0, b"abc.txt: OK\n")
+
+
+def test_the_last_key_option_counts(files):
+    (files / "k1").write_bytes(b"KEY")
+    (files / "k1").chmod(0o600)
+    by_file = run(["--kmac128", "--key-file", "k1", "abc.txt"], cwd=files)[1]
+    by_hex = run(["--kmac128", "-k", "00", "abc.txt"], cwd=files)[1]
+    assert by_file != by_hex
+    assert run(["--kmac128", "-k", "00", "--key-file", "k1", "abc.txt"], cwd=files)[1] == by_file
+    assert run(["--kmac128", "--key-file", "k1", "-k", "00", "abc.txt"], cwd=files)[1] == by_hex
