@@ -508,11 +508,14 @@ static void test_failed_set_changes_nothing(void)
     int one = 1;
     size_t b = 16;
     char plain[129], after[129];
-    OSSL_PARAM xof2[] = {OSSL_PARAM_construct_utf8_string("xof", "2", 1),
+    int seven = 7;
+    unsigned many = 257;
+    /* wrong type, out of range: OpenSSL 3.5 reads the string "2" as an int */
+    OSSL_PARAM xof2[] = {OSSL_PARAM_construct_int("custom", &seven),
                          OSSL_PARAM_construct_end()};
     OSSL_PARAM mixed[] = {OSSL_PARAM_construct_octet_string("custom", "abc", 3),
                           OSSL_PARAM_construct_size_t("block-size", &b),
-                          OSSL_PARAM_construct_utf8_string("xof", "2", 1),
+                          OSSL_PARAM_construct_uint("threads", &many),
                           OSSL_PARAM_construct_end()};
     OSSL_PARAM twice[] = {OSSL_PARAM_construct_octet_string("custom", "abc", 3),
                           OSSL_PARAM_construct_utf8_string("customization", "de", 0),
@@ -526,23 +529,23 @@ static void test_failed_set_changes_nothing(void)
     uint8_t a[32], z[32];
     size_t n = 0, m = 0;
 
-    /* KMAC: a string xof is refused and leaves xof as it was (0). */
+    /* KMAC: an integer custom is refused and changes nothing. */
     CHECK(EVP_MAC_init(mctx, (const uint8_t *)"key", 3, NULL) &&
               !EVP_MAC_CTX_set_params(mctx, xof2),
-          "KMAC string xof accepted");
-    CHECK(error_says("must be"), "string xof message");
+          "KMAC integer custom accepted");
+    CHECK(error_says("must be"), "integer custom message");
     CHECK(EVP_MAC_update(mctx, (const uint8_t *)"msg", 3) && EVP_MAC_final(mctx, a, &n, sizeof a),
           "KMAC after a failed set");
     CHECK(EVP_MAC_init(mctx, (const uint8_t *)"key", 3, NULL) &&
               EVP_MAC_update(mctx, (const uint8_t *)"msg", 3) && EVP_MAC_final(mctx, z, &m, sizeof z) &&
               n == m && memcmp(a, z, n) == 0,
-          "a failed string xof changed the KMAC");
+          "a failed integer custom changed the KMAC");
 
     /* ParallelHash: a call whose last parameter is bad applies none. */
     CHECK(digest_hex("PARALLELHASH128", NULL, "msg", 16, plain), "ParallelHash");
     CHECK(EVP_DigestInit_ex2(ctx, md, NULL) && !EVP_MD_CTX_set_params(ctx, mixed),
-          "bad xof in a mixed call accepted");
-    CHECK(error_says("must be"), "mixed call message");
+          "bad threads in a mixed call accepted");
+    CHECK(error_says("out of range"), "mixed call message");
     CHECK(EVP_DigestUpdate(ctx, "msg", 3) && EVP_DigestFinalXOF(ctx, a, 16) &&
               strcmp(hex_of(a, 16), plain) == 0,
           "a failed call changed the context");
@@ -612,6 +615,10 @@ static void test_fixed_length_has_no_output_length(void)
     OSSL_PARAM size[] = {OSSL_PARAM_construct_size_t(OSSL_DIGEST_PARAM_SIZE, &want),
                          OSSL_PARAM_construct_end()};
 
+    int old_evp = OPENSSL_version_major() == 3 && OPENSSL_version_minor() < 4;
+    uint8_t aa[128];
+
+    memset(aa, 0xAA, sizeof aa);
     for (int i = 0; fixed[i] != NULL; i++) {
         for (int who = 0; who < 2; who++) {
             EVP_MD *md = EVP_MD_fetch(lib, fixed[i], who ? THEIRS : OURS);
@@ -630,8 +637,13 @@ static void test_fixed_length_has_no_output_length(void)
                   "%s init", fixed[i]);
             xof_done = EVP_DigestFinalXOF(ctx, out, sizeof out - 28);
             ERR_clear_error();
-            CHECK(!xof_done, "%s (%s): EVP_DigestFinalXOF of 100 bytes succeeded", fixed[i],
-                  who ? "default" : "ksumprov");
+            /* OpenSSL 3.0 to 3.3 set xoflen first, which the default SHA3
+             * refuses; from 3.4 on EVP finals a fixed digest at its size */
+            CHECK(xof_done == (!old_evp) &&
+                      (!xof_done || memcmp(out + EVP_MD_get_size(md), aa,
+                                           sizeof out - EVP_MD_get_size(md)) == 0),
+                  "%s (%s): EVP_DigestFinalXOF of 100 bytes: %d, not as the default provider",
+                  fixed[i], who ? "default" : "ksumprov", xof_done);
             CHECK(EVP_DigestInit_ex2(ctx, md, NULL), "%s init again", fixed[i]);
             set_x = EVP_MD_CTX_set_params(ctx, xoflen);
             set_s = EVP_MD_CTX_set_params(ctx, size);
