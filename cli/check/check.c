@@ -392,8 +392,9 @@ static int all_missing(const entry *e)
     struct stat st;
 
     for (size_t i = 0; e->n > 1 && i < e->n; i++)
-        if (stat(e->names[i], &st) == 0 || errno != ENOENT)
-            return 0;
+        if (strcmp(e->names[i], "-") == 0 || stat(e->names[i], &st) == 0 ||
+            errno != ENOENT)
+            return 0;   /* standard input is never missing */
     return 1;
 }
 

@@ -146,3 +146,12 @@ def test_the_last_key_option_counts(files):
     assert by_file != by_hex
     assert run(["--kmac128", "-k", "00", "--key-file", "k1", "abc.txt"], cwd=files)[1] == by_file
     assert run(["--kmac128", "--key-file", "k1", "-k", "00", "abc.txt"], cwd=files)[1] == by_hex
+
+
+def test_tuple_with_standard_input_and_a_missing_file_is_not_ignored(files):
+    """Standard input is never missing (helper review): the line fails."""
+    line = run(["--tuplehash128", "--tag", "-", "abc.txt"], input=b"hi\n", cwd=files)[1]
+    listing = line.decode().replace("abc.txt", "nosuch")
+    (files / "L").write_text(listing)
+    code, out, err = run(["-c", "--ignore-missing", "L"], input=b"hi\n", cwd=files)
+    assert code == 1 and out == b"-\tnosuch: FAILED open or read\n"
