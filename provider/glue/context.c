@@ -206,7 +206,7 @@ static int switch_batch(ksum_ctx *c, uint64_t id)
     return 1;
 }
 
-int ksum_ctx_set_params(ksum_ctx *c, const OSSL_PARAM params[])
+static int set_params(ksum_ctx *c, const OSSL_PARAM params[], int at_init)
 {
     settings next;
 
@@ -216,7 +216,7 @@ int ksum_ctx_set_params(ksum_ctx *c, const OSSL_PARAM params[])
         attach_workers(c);
         return 1;
     }
-    if (!settings_read(c->prov, c->alg, c->phase, &c->set, params, &next))
+    if (!settings_read(c->prov, c->alg, c->phase, &c->set, params, at_init, &next))
         return 0;
     /* The group c is in, not the setting, which a reset init clears.  Only
      * modes that announce no elements batch: an announcement below cannot
@@ -255,7 +255,12 @@ int ksum_ctx_init(ksum_ctx *c, int reset, const OSSL_PARAM params[])
         settings_default(&c->set, c->alg, c->prov);
     }
     c->phase = PHASE_FRESH;
-    return ksum_ctx_set_params(c, params);
+    return set_params(c, params, 1);
+}
+
+int ksum_ctx_set_params(ksum_ctx *c, const OSSL_PARAM params[])
+{
+    return set_params(c, params, 0);
 }
 
 int ksum_ctx_update(ksum_ctx *c, const unsigned char *in, size_t len)

@@ -319,9 +319,11 @@ static int overridden(const rule *r, const ksum_alg *alg, const OSSL_PARAM param
     return 0;
 }
 
-/* An output length for a digest whose length is fixed: skipped as keys of
- * other algorithms are, EVP_DigestFinalXOF (which sets xoflen) would
- * report 100 bytes of SHA3-256 written. */
+/* An output length set on a digest whose length is fixed: skipped as keys
+ * of other algorithms are, EVP_DigestFinalXOF (which sets xoflen before
+ * OpenSSL 3.4) would report 100 bytes of SHA3-256 written.  At init it is
+ * skipped, as the default provider's SHA3 init skips every parameter: a
+ * program may give every digest one list. */
 static int fixed_length_refused(const ksum_provctx *prov, const ksum_alg *alg,
                                 const OSSL_PARAM *p)
 {
@@ -368,7 +370,7 @@ static int within_kmac_limits(const ksum_provctx *prov, const settings *s)
 
 int settings_read(const ksum_provctx *prov, const ksum_alg *alg,
                   enum phase phase, const settings *cur,
-                  const OSSL_PARAM params[], settings *next)
+                  const OSSL_PARAM params[], int at_init, settings *next)
 {
     *next = *cur;
     next->announce = 0;
@@ -376,7 +378,7 @@ int settings_read(const ksum_provctx *prov, const ksum_alg *alg,
         return 1;
     for (const OSSL_PARAM *p = params; p->key != NULL; p++) {
         const rule *r = rule_for(p->key, alg);
-        if (r == NULL && fixed_length_refused(prov, alg, p)) {
+        if (r == NULL && !at_init && fixed_length_refused(prov, alg, p)) {
             settings_discard(cur, next);
             return 0;
         }

@@ -39,11 +39,12 @@ typedef struct settings {
 /* The defaults of alg; s must hold no buffers. */
 void settings_default(settings *s, const ksum_alg *alg, const ksum_provctx *prov);
 /* Reads params into next, a copy of cur, checking each against the phase
- * and the algorithm; unknown keys are ignored, as OpenSSL's providers do.
- * On failure raises, frees what it allocated and returns 0. */
+ * and the algorithm; unknown keys are ignored, as OpenSSL's providers do
+ * (and, at_init, an output length for a fixed-length digest).  On failure
+ * raises, frees what it allocated and returns 0. */
 int settings_read(const ksum_provctx *prov, const ksum_alg *alg,
                   enum phase phase, const settings *cur,
-                  const OSSL_PARAM params[], settings *next);
+                  const OSSL_PARAM params[], int at_init, settings *next);
 /* Makes next the settings, freeing the buffers it replaced in cur. */
 void settings_commit(settings *cur, settings *next);
 /* Frees the buffers next allocated that cur does not hold. */
