@@ -242,6 +242,8 @@ static int set_form(options *o, const option_row *row, const char *arg)
  * GNU coreutils. */
 static int set_verbosity(options *o, const option_row *row, const char *arg)
 {
+    if (o->undone == NULL)
+        o->undone = o->status ? "--status" : o->quiet ? "--quiet" : NULL;
     o->status = 0;
     o->warn = 0;
     o->quiet = 0;

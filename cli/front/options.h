@@ -114,6 +114,8 @@ struct options {
     int binary, tag, zero;
     int text_given;         /* -t: only to refuse it with --check */
     int check, quiet, status, strict, warn, ignore_missing;
+    const char *undone;      /* --status or --quiet undone by a later one of
+                              * the three: still a check option given */
     char **files;            /* NULL-terminated; "-" when none were given */
     int operands;            /* FILEs were given */
     /* Directories and name lists (issue 12, item 5), progress (item 6). */

@@ -41,7 +41,7 @@ static int check_options_agree(const options *o)
     const char *option = o->check ? NULL
                        : o->ignore_missing ? "--ignore-missing" : o->status ? "--status"
                        : o->warn ? "--warn" : o->quiet ? "--quiet"
-                       : o->strict ? "--strict" : NULL;
+                       : o->strict ? "--strict" : o->undone;
 
     if (option == NULL)
         return 1;

@@ -155,3 +155,12 @@ def test_tuple_with_standard_input_and_a_missing_file_is_not_ignored(files):
     (files / "L").write_text(listing)
     code, out, err = run(["-c", "--ignore-missing", "L"], input=b"hi\n", cwd=files)
     assert code == 1 and out == b"-\tnosuch: FAILED open or read\n"
+
+
+@pytest.mark.parametrize("options", [["--status", "-w"], ["-w", "--status"],
+                                     ["--quiet", "-w"], ["--status", "--quiet"]])
+def test_check_options_without_check_still_refused(files, options):
+    """An option undone by a later one was still given (helper review)."""
+    code, out, err = run(["-r"] + options + ["."], cwd=files)
+    assert code == 1 and out == b""
+    assert "option is meaningful only when verifying checksums" in err
