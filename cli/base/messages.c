@@ -209,10 +209,11 @@ static void vmessage(const char *fmt, va_list ap)
         text = small;   /* out of memory: the start of it */
     va_end(again);
     fputs("ksum: ", f);
-    if (n >= 0)
-        print_name(f, text, name_needs_escape(text));
+    if (n < 0)
+        text = (char *)fmt;   /* cannot be formatted: what it was to say */
+    print_name(f, text, name_needs_escape(text));
     fputc('\n', f);
-    if (text != small)
+    if (text != small && text != fmt)
         free(text);
 }
 
