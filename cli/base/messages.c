@@ -200,6 +200,7 @@ static void vmessage(const char *fmt, va_list ap)
 {
     FILE *f = message_stream();
     char small[1024], *text = small;
+    const char *shown;
     va_list again;
     int n;
 
@@ -208,12 +209,12 @@ static void vmessage(const char *fmt, va_list ap)
     if (n >= (int)sizeof small && vasprintf(&text, fmt, again) < 0)
         text = small;   /* out of memory: the start of it */
     va_end(again);
+    /* one that cannot be formatted at all: what it was to say */
+    shown = n < 0 ? fmt : text;
     fputs("ksum: ", f);
-    if (n < 0)
-        text = (char *)fmt;   /* cannot be formatted: what it was to say */
-    print_name(f, text, name_needs_escape(text));
+    print_name(f, shown, name_needs_escape(shown));
     fputc('\n', f);
-    if (text != small && text != fmt)
+    if (text != small)
         free(text);
 }
 
