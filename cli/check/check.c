@@ -346,7 +346,6 @@ static int compare_here(check_printer *c, const check_item *it, hasher *h, int *
     int stream = hasher_streams(h), err;
     uint8_t *sum, *no_sum = NULL;
 
-    *failed = e->names[0];
     if ((err = stdin_refused(c, e, failed)) != 0)
         return err;
     *failed = e->names[0];
