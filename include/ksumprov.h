@@ -195,7 +195,10 @@ extern "C" {
  *   of M also gives the CVs of the chunks past M, which hold only C and its
  *   length (C can push S over a chunk boundary).  Read "cv-count" once the
  *   input is given, then take exactly cv-count * CV bytes with
- *   EVP_DigestFinalXOF (a final of another length is refused).  One context
+ *   EVP_DigestFinalXOF (a final of another length is refused).  Reading it
+ *   fixes the settings, as input does; without message-length, or with an
+ *   offset that is no chunk start or past the end, it is refused and the
+ *   settings may still be given.  One context
  *   gives at most KSUMPROV_PART_MAX_CHUNKS CVs: a longer range is several
  *   contexts with successive offsets.  "threads" as for KT128.
  *

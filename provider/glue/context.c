@@ -373,9 +373,15 @@ int ksum_ctx_squeeze(ksum_ctx *c, unsigned char *out, size_t len)
 
 static int get_squeeze(ksum_ctx *c, OSSL_PARAM *p)
 {
-    if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data == NULL) {
+    if (p->data_type != OSSL_PARAM_OCTET_STRING) {
         KSUM_RAISE(c->prov, KSUM_R_BAD_PARAM_TYPE,
                    "'%s' needs an octet buffer", p->key);
+        return 0;
+    }
+    if (p->data == NULL) {
+        KSUM_RAISE(c->prov, KSUM_R_NULL_DATA,
+                   "'%s' needs a buffer to write into: an XOF's output has no size to ask",
+                   p->key);
         return 0;
     }
     if (!ksum_ctx_squeeze(c, p->data, p->data_size))
@@ -384,60 +390,99 @@ static int get_squeeze(ksum_ctx *c, OSSL_PARAM *p)
     return 1;
 }
 
-static int get_domain(const ksum_ctx *c, OSSL_PARAM params[])
+/* Whether p took a value: OpenSSL before 3.2 queues no reason when the
+ * caller's type or size cannot hold it, and every failure needs one. */
+static int answered(const ksum_ctx *c, const OSSL_PARAM *p, int ok)
 {
-    const char *keys[] = {KSUM_PARAM_DOMAIN, KSUM_PARAM_DOMAIN_SEPARATOR};
+    if (!ok)
+        KSUM_RAISE(c->prov, KSUM_R_BAD_PARAM_TYPE,
+                   "'%s' cannot be returned in the type or size given", p->key);
+    return ok;
+}
 
-    for (size_t i = 0; i < 2; i++) {
-        OSSL_PARAM *p = OSSL_PARAM_locate(params, keys[i]);
-        if (p != NULL && !OSSL_PARAM_set_uint(p, c->set.domain))
-            return 0;
+static int get_uint(const ksum_ctx *c, OSSL_PARAM params[], const char *key,
+                    unsigned v)
+{
+    OSSL_PARAM *p = OSSL_PARAM_locate(params, key);
+    return p == NULL || answered(c, p, OSSL_PARAM_set_uint(p, v));
+}
+
+static int get_size(const ksum_ctx *c, OSSL_PARAM params[], const char *key, size_t v)
+{
+    OSSL_PARAM *p = OSSL_PARAM_locate(params, key);
+    return p == NULL || answered(c, p, OSSL_PARAM_set_size_t(p, v));
+}
+
+static int get_uint64(const ksum_ctx *c, OSSL_PARAM params[], const char *key,
+                      uint64_t v)
+{
+    OSSL_PARAM *p = OSSL_PARAM_locate(params, key);
+    return p == NULL || answered(c, p, OSSL_PARAM_set_uint64(p, v));
+}
+
+static int get_backend(const ksum_ctx *c, OSSL_PARAM params[])
+{
+    OSSL_PARAM *p = OSSL_PARAM_locate(params, KSUM_PARAM_BACKEND);
+    const char *name = c->set.be->name;
+
+    return p == NULL ||
+           answered(c, p, p->data_type == OSSL_PARAM_UTF8_STRING
+                              ? OSSL_PARAM_set_utf8_string(p, name)
+                              : OSSL_PARAM_set_utf8_ptr(p, name));
+}
+
+/* A range's count fixes the input parameters, as a first byte would; of
+ * no range (settings the mode refuses) it is refused, and they may still
+ * be set. */
+static int get_cv_count(ksum_ctx *c, OSSL_PARAM params[])
+{
+    OSSL_PARAM *p = OSSL_PARAM_locate(params, KSUM_PARAM_CV_COUNT);
+    int fresh = c->phase == PHASE_FRESH;
+    mode_params mp = params_of(&c->set);
+    uint64_t n;
+
+    if (p == NULL)
+        return 1;
+    if (c->phase < PHASE_SQUEEZING && !absorbing(c, "cv-count"))
+        return 0;
+    if (!ops_of(c)->cv_count(c->state, &mp, &n)) {
+        if (fresh)
+            c->phase = PHASE_FRESH;   /* nothing was absorbed */
+        KSUM_RAISE(c->prov, KSUM_R_PART,
+                   "cv-count of no part: no message-length, or an offset that is "
+                   "no chunk start or past the message's end");
+        return 0;
     }
-    return 1;
+    return answered(c, p, OSSL_PARAM_set_uint64(p, n));
 }
 
 int ksum_ctx_get_params(ksum_ctx *c, OSSL_PARAM params[])
 {
+    const mode_desc *m = c->alg->mode;
     OSSL_PARAM *p;
 
-    /* Squeezing last: a call that fails on another key uses up nothing. */
-    if ((p = OSSL_PARAM_locate(params, OSSL_DIGEST_PARAM_XOFLEN)) != NULL &&
-        !OSSL_PARAM_set_size_t(p, c->set.outlen))
+    /* Squeezing last: a call that fails on another key uses up nothing.
+     * A MAC's length is its size only, as OpenSSL's KMAC answers. */
+    if (!(c->alg->flags & ALG_MAC) &&
+        !get_size(c, params, OSSL_DIGEST_PARAM_XOFLEN, c->set.outlen))
         return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_DIGEST_PARAM_SIZE)) != NULL &&
-        !OSSL_PARAM_set_size_t(p, c->set.outlen))
+    if (!get_size(c, params, OSSL_DIGEST_PARAM_SIZE, c->set.outlen))
         return 0;
     if ((c->alg->flags & ALG_MAC) &&
-        (p = OSSL_PARAM_locate(params, OSSL_MAC_PARAM_BLOCK_SIZE)) != NULL &&
-        !OSSL_PARAM_set_size_t(p, c->alg->mode->rate))
+        !get_size(c, params, OSSL_MAC_PARAM_BLOCK_SIZE, m->rate))
         return 0;
-    if ((c->alg->mode->takes & MODE_DOMAIN) && !get_domain(c, params))
+    if ((m->takes & MODE_DOMAIN) &&
+        (!get_uint(c, params, KSUM_PARAM_DOMAIN, c->set.domain) ||
+         !get_uint(c, params, KSUM_PARAM_DOMAIN_SEPARATOR, c->set.domain)))
         return 0;
-    if ((p = OSSL_PARAM_locate(params, KSUM_PARAM_BACKEND)) != NULL &&
-        !(p->data_type == OSSL_PARAM_UTF8_STRING
-              ? OSSL_PARAM_set_utf8_string(p, c->set.be->name)
-              : OSSL_PARAM_set_utf8_ptr(p, c->set.be->name)))
+    if (!get_backend(c, params) || !get_uint(c, params, KSUM_PARAM_LANES, c->set.be->lanes))
         return 0;
-    if ((p = OSSL_PARAM_locate(params, KSUM_PARAM_LANES)) != NULL &&
-        !OSSL_PARAM_set_uint(p, c->set.be->lanes))
+    if ((m->takes & MODE_BATCH) &&
+        (!get_uint64(c, params, KSUM_PARAM_BATCH, group_of(c)) ||
+         !get_uint64(c, params, KSUM_PARAM_BATCH_PREFIX, m->batch_prefix)))
         return 0;
-    if ((c->alg->mode->takes & MODE_BATCH) &&
-        (p = OSSL_PARAM_locate(params, KSUM_PARAM_BATCH)) != NULL &&
-        !OSSL_PARAM_set_uint64(p, group_of(c)))
+    if (ops_of(c)->cv_count != NULL && !get_cv_count(c, params))
         return 0;
-    if ((c->alg->mode->takes & MODE_BATCH) &&
-        (p = OSSL_PARAM_locate(params, KSUM_PARAM_BATCH_PREFIX)) != NULL &&
-        !OSSL_PARAM_set_uint64(p, c->alg->mode->batch_prefix))
-        return 0;
-    if (ops_of(c)->cv_count != NULL &&
-        (p = OSSL_PARAM_locate(params, KSUM_PARAM_CV_COUNT)) != NULL) {
-        mode_params mp = params_of(&c->set);
-        /* Asking fixes the input parameters, as a first byte would. */
-        if (c->phase < PHASE_SQUEEZING && !absorbing(c, "cv-count"))
-            return 0;
-        if (!OSSL_PARAM_set_uint64(p, ops_of(c)->cv_count(c->state, &mp)))
-            return 0;
-    }
     if ((p = OSSL_PARAM_locate(params, KSUM_PARAM_SQUEEZE)) != NULL &&
         !get_squeeze(c, p))
         return 0;

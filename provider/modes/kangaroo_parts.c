@@ -111,27 +111,30 @@ static int cv_absorb(void *st, const uint8_t *in, size_t len)
     return 1;
 }
 
-static uint64_t cv_count(const void *st, const mode_params *p)
+static int cv_count(const void *st, const mode_params *p, uint64_t *n)
 {
     const cv_part *c = st;
-    uint64_t n;
+    uint64_t chunks;
 
     if (c->bad)
         return 0;
-    if (c->pos < c->end)
-        return cvs_until(c, c->pos / KANGAROO_CHUNK * KANGAROO_CHUNK);
-    n = kangaroo_chunks(c->end, p->custom_len);
-    return n > c->first ? n - c->first : 0;
+    if (c->pos < c->end) {
+        *n = cvs_until(c, c->pos / KANGAROO_CHUNK * KANGAROO_CHUNK);
+        return 1;
+    }
+    chunks = kangaroo_chunks(c->end, p->custom_len);
+    *n = chunks > c->first ? chunks - c->first : 0;
+    return 1;
 }
 
 static int cv_finish(void *st, const mode_params *p, uint64_t outlen, int xof)
 {
     cv_part *c = st;
-    uint64_t n = cv_count(st, p);
+    uint64_t n = 0;
     uint8_t enc[9];
 
     (void)xof;
-    if (c->bad || (c->pos < c->end && c->pos % KANGAROO_CHUNK != 0) ||
+    if (!cv_count(st, p, &n) || (c->pos < c->end && c->pos % KANGAROO_CHUNK != 0) ||
         n > KANGAROO_PART_MAX_CVS || outlen != n * c->k.leaves.cv_len)
         return 0;
     if (c->pos == c->end) {

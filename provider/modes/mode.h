@@ -86,8 +86,9 @@ typedef struct mode_ops {
     sponge *(*lane)(void *st);
     /* MODE_RANGE: how many chaining values the output holds when the
      * input ends where it is now (its output is that many times cv bytes,
-     * nothing else).  NULL otherwise. */
-    uint64_t (*cv_count)(const void *st, const mode_params *p);
+     * nothing else), into *n; 0 when the settings make no range.  NULL
+     * otherwise. */
+    int (*cv_count)(const void *st, const mode_params *p, uint64_t *n);
     /* MODE_BATCH where only a prefix of the message goes into lane(st)
      * unchanged (K12's first chunk, the whole message when it is short):
      * of the next len bytes, the first n (returned, at most len) are

@@ -190,6 +190,18 @@ static void refusals(const family *f)
 
     CHECK(EVP_DigestInit_ex2(ctx, cv, none) && !EVP_DigestUpdate(ctx, m, 10),
           "%s without message-length", f->cv);
+    /* Asking for the count of no part is refused, and the settings can
+     * still be made (a helper review: it answered 0 and fixed them). */
+    CHECK(EVP_DigestInit_ex2(ctx, cv, none) && !EVP_MD_CTX_get_params(ctx, q) &&
+              ERR_peek_error() != 0 && EVP_MD_CTX_set_params(ctx, RANGE(CHUNK)) &&
+              EVP_DigestUpdate(ctx, m, CHUNK) && EVP_MD_CTX_get_params(ctx, q) &&
+              count == 1,
+          "%s cv-count without message-length", f->cv);
+    ERR_clear_error();
+    CHECK(EVP_DigestInit_ex2(ctx, cv, RANGE(100)) && !EVP_MD_CTX_get_params(ctx, q) &&
+              ERR_peek_error() != 0,
+          "%s cv-count at an offset off a chunk start", f->cv);
+    ERR_clear_error();
     CHECK(EVP_DigestInit_ex2(ctx, cv, RANGE(100)) && !EVP_DigestUpdate(ctx, m, 10),
           "%s at an offset off a chunk start", f->cv);
     CHECK(EVP_DigestInit_ex2(ctx, cv, RANGE(4 * CHUNK)) &&

@@ -749,6 +749,80 @@ static void test_xof_any_true_value(void)
     }
 }
 
+/* A value the caller's parameter cannot hold fails with a reason queued
+ * (OpenSSL before 3.2 queues none of its own), and a MAC answers only what
+ * its gettable list names (a helper review). */
+static int get_fails(EVP_MD_CTX *ctx, OSSL_PARAM *p)
+{
+    int failed, queued;
+
+    ERR_clear_error();
+    failed = !EVP_MD_CTX_get_params(ctx, p);
+    queued = ERR_peek_error() != 0;
+    ERR_clear_error();
+    return failed && queued;
+}
+
+static int lists(const OSSL_PARAM *list, const char *key)
+{
+    return list != NULL && OSSL_PARAM_locate_const(list, key) != NULL;
+}
+
+static void test_get_failures_are_reported(void)
+{
+    EVP_MD *md = EVP_MD_fetch(lib, "TURBOSHAKE128", OURS);
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    char text[4];
+    uint8_t small = 0, octets[8];
+    const char *keys[] = {"xoflen", "domain", "lanes", "backend"};
+    size_t outlen = 1000;
+    OSSL_PARAM set[] = {OSSL_PARAM_construct_size_t("xoflen", &outlen), OSSL_PARAM_END};
+
+    CHECK(EVP_DigestInit_ex2(ctx, md, set), "TurboSHAKE128 with xoflen 1000");
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        OSSL_PARAM as_text[] = {OSSL_PARAM_construct_utf8_string(keys[i], text, sizeof text),
+                                OSSL_PARAM_END};
+        CHECK(get_fails(ctx, as_text), "'%s' read into a 4-byte string: no reason queued",
+              keys[i]);
+    }
+    {
+        OSSL_PARAM p[] = {OSSL_PARAM_construct_octet_string("backend", octets, sizeof octets),
+                          OSSL_PARAM_END};
+        CHECK(get_fails(ctx, p), "'backend' read into octets: no reason queued");
+    }
+    {
+        OSSL_PARAM p[] = {{"xoflen", OSSL_PARAM_UNSIGNED_INTEGER, &small, 1, 0}, OSSL_PARAM_END};
+        CHECK(get_fails(ctx, p), "xoflen 1000 read into one byte: no reason queued");
+    }
+    {
+        OSSL_PARAM p[] = {OSSL_PARAM_construct_octet_string("squeeze", NULL, 0), OSSL_PARAM_END};
+        CHECK(get_fails(ctx, p), "squeeze into no buffer: no reason queued");
+    }
+    EVP_MD_CTX_free(ctx);
+    EVP_MD_free(md);
+
+    for (int i = 0; i < 2; i++) {
+        const char *name = i ? "KMAC256" : "KMAC128";
+        EVP_MAC *mac = EVP_MAC_fetch(lib, name, OURS);
+        EVP_MAC *theirs = EVP_MAC_fetch(lib, name, THEIRS);
+        EVP_MAC_CTX *m = EVP_MAC_CTX_new(mac);
+        uint8_t key[16] = {0};
+        size_t got = 7;
+        OSSL_PARAM p[] = {OSSL_PARAM_construct_size_t("xoflen", &got), OSSL_PARAM_END};
+        CHECK(m != NULL && EVP_MAC_init(m, key, sizeof key, NULL), "%s init", name);
+        CHECK(lists(EVP_MAC_gettable_ctx_params(mac), "xoflen") ==
+                  lists(EVP_MAC_gettable_ctx_params(theirs), "xoflen"),
+              "%s: gettable lists xoflen where OpenSSL's does not, or the reverse", name);
+        CHECK(EVP_MAC_CTX_get_params(m, p) &&
+                  (lists(EVP_MAC_gettable_ctx_params(mac), "xoflen") || got == 7),
+              "%s answered xoflen (%zu), which its gettable list does not name", name, got);
+        ERR_clear_error();
+        EVP_MAC_CTX_free(m);
+        EVP_MAC_free(mac);
+        EVP_MAC_free(theirs);
+    }
+}
+
 /* Code written for upstream OpenSSL: its names and types give the same
  * results as ksumprov's own. */
 static void test_upstream_names(void)
@@ -1143,6 +1217,7 @@ int main(void)
     test_fixed_length_has_no_output_length();
     test_spellings_in_one_call();
     test_xof_any_true_value();
+    test_get_failures_are_reported();
     test_tuplehash_elements();
     test_threads();
     test_thread_counts();
