@@ -7,7 +7,7 @@
 #                                              libksumprov.a
 # each with its -dbgsym .ddeb (the debug symbols split out of the stripped
 # binaries), Debian's copyright file and a changelog.gz, checked by lintian
-# in tests/python/test_install.py.  See docs/packaging.md.
+# in tests/python/test_install.py (the .ddebs as well).  See docs/packaging.md.
 
 find_program(KSUM_GZIP gzip)
 if(NOT KSUM_GZIP)
@@ -42,7 +42,9 @@ set(CPACK_PACKAGE_NAME ksum)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_VENDOR "ksum maintainers")
 set(CPACK_PACKAGE_CONTACT "ksum maintainers <maintainers@users.noreply.a-seed-b319e550.example>")
-set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "Keccak-family checksums and OpenSSL 3 provider")
+# No CPACK_PACKAGE_DESCRIPTION_SUMMARY: CPack puts it before each
+# component's description, so every package got the same synopsis and its
+# own first line became the long description's.
 set(CPACK_RESOURCE_FILE_LICENSE ${CMAKE_CURRENT_SOURCE_DIR}/LICENSE)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_INSTALL_PREFIX /usr)
@@ -56,6 +58,9 @@ set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 # Stripped binaries; their symbols and debug information go to the
 # <package>-dbgsym .ddeb beside (full with -DCMAKE_BUILD_TYPE=RelWithDebInfo).
 set(CPACK_DEBIAN_DEBUGINFO_PACKAGE ON)
+# CPack's .ddebs need two repairs before lintian accepts them
+# (packaging/fix-ddeb.cmake).
+set(CPACK_POST_BUILD_SCRIPTS ${CMAKE_CURRENT_SOURCE_DIR}/packaging/fix-ddeb.cmake)
 find_program(KSUM_DPKG_SHLIBDEPS dpkg-shlibdeps)
 if(KSUM_DPKG_SHLIBDEPS)
   set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)   # libc6, libssl3 with their versions
