@@ -2,6 +2,7 @@
 #include "input/feed.h"
 
 #include <errno.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -21,6 +22,13 @@ void feed_use(feed *f, int fd, file_progress *progress)
     file_progress_start(progress, NULL);
 }
 
+void feed_watch_stdin(feed *f)
+{
+    /* A regular file given as standard input is watched as a named one:
+     * one changed while it is read is an error, not a mixed checksum. */
+    f->watched = fstat(f->fd, &f->before) == 0 && S_ISREG(f->before.st_mode);
+}
+
 int feed_open(feed *f, const char *path, int regular_only, int nofollow,
               file_progress *progress)
 {
@@ -30,6 +38,7 @@ int feed_open(feed *f, const char *path, int regular_only, int nofollow,
     f->reading_ahead = 0;
     if (strcmp(path, "-") == 0) {
         feed_use(f, STDIN_FILENO, progress);
+        feed_watch_stdin(f);
         return 0;
     }
     /* regular_only: a FIFO named by a check file must not make the open wait. */

@@ -154,6 +154,7 @@ static int stdin_element(hasher *h, input *in)
     if (fstat(STDIN_FILENO, &st) == 0 && size_is_known(STDIN_FILENO, &st) &&
         (at = lseek(STDIN_FILENO, 0, SEEK_CUR)) >= 0 && at <= st.st_size) {
         feed_use(&f, STDIN_FILENO, NULL);
+        feed_watch_stdin(&f);
         return regular_element(h, &f, (uint64_t)(st.st_size - at), in);
     }
     return stream_element(h, STDIN_FILENO, in);

@@ -5,7 +5,9 @@
  *   KSUM_FAULT_PATH   absolute path of the file
  *   KSUM_FAULT_AFTER  bytes read normally first
  *   KSUM_FAULT_MODE   eio: read fails with EIO; truncate: the file is cut to
- *                     that length; grow: 1000 bytes are appended to it
+ *                     that length; grow: 1000 bytes are appended to it;
+ *                     overwrite: one byte past it is written in place (the
+ *                     size stays, the modification time changes)
  * Only ksum's own read() calls are affected (stdio reads do not go
  * through this symbol).
  *
@@ -227,6 +229,12 @@ static void change_file(const char *mode, const char *path, size_t at)
         char junk[1000] = {0};
         if (fd < 0 || write(fd, junk, sizeof junk) != (ssize_t)sizeof junk)
             perror("fault shim: grow");
+        if (fd >= 0)
+            close(fd);
+    } else if (strcmp(mode, "overwrite") == 0) {
+        int fd = open(path, O_WRONLY);
+        if (fd < 0 || pwrite(fd, "Z", 1, (off_t)at + 1) != 1)
+            perror("fault shim: overwrite");
         if (fd >= 0)
             close(fd);
     }
