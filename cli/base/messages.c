@@ -159,7 +159,10 @@ void report_error(const char *name, int err, const char *why)
     FILE *f = message_stream();
 
     fputs("ksum: ", f);
-    print_name(f, name, name_needs_escape(name));
+    if (name[0] == '\0')
+        fputs("''", f);   /* "ksum: : No such file": an empty operand, shown as sha256sum does */
+    else
+        print_name(f, name, name_needs_escape(name));
     if (err == KSUM_EHASH) {
         if (why == NULL)
             openssl_reason(reason, sizeof reason);

@@ -105,12 +105,19 @@ static int key_file_error(const char *path, int err)
  * name the file, never what it holds. */
 static int set_key_file(options *o, const option_row *row, const char *path)
 {
-    int fd = open(path, O_RDONLY);
+    int fd;
     struct stat st;
     ssize_t n = 0;
 
     (void)row;
     forget_key(o);
+    /* Not standard input: it may be the data as well (no FILE, a FILE -, a
+     * check list), which would then be hashed empty, or the key be data. */
+    if (strcmp(path, "-") == 0)
+        return key_file_message("--key-file: ", path,
+                                ": standard input is not read for a key; name a file "
+                                "(/dev/stdin when the data is in files)");
+    fd = open(path, O_RDONLY);
     if (fd < 0 || fstat(fd, &st) != 0) {
         int err = errno;
         if (fd >= 0)

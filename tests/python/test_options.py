@@ -341,3 +341,19 @@ def test_a_workers_tree_mode_has_one_thread(init_log, files):
     assert all(p.get("threads") in ("1", "2") for p in inits)
     _, inits = init_log(["--parallelhash128", "--threads", "2", "a"], files)
     assert inits and all(p.get("threads") == "2" for p in inits)
+
+
+def test_key_file_minus_is_refused(tmp_path):
+    """`--key-file -` read a file named '-' (a helper review): standard input
+    may be the data too, so it is refused by name; /dev/stdin is the way."""
+    (tmp_path / "data").write_bytes(b"abc")
+    code, out, err = run(["--kmac128", "--key-file", "-", "data"], cwd=tmp_path, input=b"key")
+    assert (code, out) == (1, b"")
+    assert err.startswith("ksum: --key-file: -: standard input is not read for a key")
+
+
+@pytest.mark.parametrize("args", [[], ["-r"]])
+def test_an_empty_operand_is_named(tmp_path, args):
+    """`ksum ''` said 'ksum: : No such file or directory'; sha256sum shows ''."""
+    code, out, err = run(args + [""], cwd=tmp_path)
+    assert (code, out, err) == (1, b"", "ksum: '': No such file or directory\n")
