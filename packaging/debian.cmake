@@ -59,8 +59,15 @@ set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 # <package>-dbgsym .ddeb beside (full with -DCMAKE_BUILD_TYPE=RelWithDebInfo).
 set(CPACK_DEBIAN_DEBUGINFO_PACKAGE ON)
 # CPack's .ddebs need two repairs before lintian accepts them
-# (packaging/fix-ddeb.cmake).
-set(CPACK_POST_BUILD_SCRIPTS ${CMAKE_CURRENT_SOURCE_DIR}/packaging/fix-ddeb.cmake)
+# (packaging/fix-ddeb.cmake), which need dpkg-deb and CMake 3.19; without
+# them the packages are made as before, the .ddebs unrepaired.
+find_program(KSUM_DPKG_DEB dpkg-deb)
+if(KSUM_DPKG_DEB AND NOT CMAKE_VERSION VERSION_LESS 3.19)
+  set(CPACK_POST_BUILD_SCRIPTS ${CMAKE_CURRENT_SOURCE_DIR}/packaging/fix-ddeb.cmake)
+else()
+  message(WARNING "no dpkg-deb or CMake before 3.19: the -dbgsym .ddebs of cpack -G DEB "
+                  "keep CPack's md5sums and have no /usr/share/doc link (lintian errors)")
+endif()
 find_program(KSUM_DPKG_SHLIBDEPS dpkg-shlibdeps)
 if(KSUM_DPKG_SHLIBDEPS)
   set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)   # libc6, libssl3 with their versions

@@ -446,14 +446,15 @@ static int get_cv_count(ksum_ctx *c, OSSL_PARAM params[])
     if (c->phase < PHASE_SQUEEZING && !absorbing(c, "cv-count"))
         return 0;
     if (!ops_of(c)->cv_count(c->state, &mp, &n)) {
-        if (fresh)
-            c->phase = PHASE_FRESH;   /* nothing was absorbed */
         KSUM_RAISE(c->prov, KSUM_R_PART,
                    "cv-count of no part: no message-length, or an offset that is "
                    "no chunk start or past the message's end");
-        return 0;
+    } else if (answered(c, p, OSSL_PARAM_set_uint64(p, n))) {
+        return 1;
     }
-    return answered(c, p, OSSL_PARAM_set_uint64(p, n));
+    if (fresh)
+        c->phase = PHASE_FRESH;   /* nothing was absorbed: the settings stay open */
+    return 0;
 }
 
 int ksum_ctx_get_params(ksum_ctx *c, OSSL_PARAM params[])

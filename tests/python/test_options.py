@@ -357,3 +357,9 @@ def test_an_empty_operand_is_named(tmp_path, args):
     """`ksum ''` said 'ksum: : No such file or directory'; sha256sum shows ''."""
     code, out, err = run(args + [""], cwd=tmp_path)
     assert (code, out, err) == (1, b"", "ksum: '': No such file or directory\n")
+
+
+def test_an_empty_key_file_name_is_named(tmp_path):
+    (tmp_path / "data").write_bytes(b"abc")
+    code, out, err = run(["--kmac128", "--key-file", "", "data"], cwd=tmp_path)
+    assert (code, out, err) == (1, b"", "ksum: --key-file: '': No such file or directory\n")
