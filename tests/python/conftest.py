@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
+import hashlib
 import os
 import pwd
 import shutil
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
@@ -36,15 +38,40 @@ def unprivileged():
 
 def build_shim(tmp_path_factory, name, source):
     """Compiles source into NAME.so for LD_PRELOAD; returns its path.  Skips
-    under the sanitizers (their runtime must come first) or without cc."""
+    under the sanitizers (their runtime must come first) or without cc.
+
+    The loader splits LD_PRELOAD at spaces and colons, so the shim cannot
+    live under pytest's tmp_path (TMPDIR may hold a space): it goes under
+    the build tree, in test-shims/, named by a hash of what it is built
+    from, so that pytest processes running side by side (ctest -j) share
+    it; each compiles to a name of its own and renames it into place.
+    (tmp_path_factory is no longer used; the callers still pass it.)"""
     cc = shutil.which("cc") or shutil.which("gcc")
     if os.environ.get("KSUM_SANITIZED") == "1" or cc is None:
         pytest.skip("no compiler, or a sanitizer runtime must come first")
-    d = tmp_path_factory.mktemp(name)
-    (d / f"{name}.c").write_text(source)
-    subprocess.run([cc, "-shared", "-fPIC", "-o", str(d / f"{name}.so"), str(d / f"{name}.c"),
-                    "-lcrypto", "-ldl"], check=True)
-    return str(d / f"{name}.so")
+    shims = os.path.join(os.path.abspath(BUILD), "test-shims")
+    if any(c.isspace() or c == ":" for c in shims):
+        pytest.skip(f"LD_PRELOAD cannot name a shim under {shims!r} (a space or a colon)")
+    flags = ["-shared", "-fPIC", "-lcrypto", "-ldl"]
+    key = hashlib.sha256("\0".join([cc] + flags + [source]).encode()).hexdigest()[:16]
+    so = os.path.join(shims, f"{name}-{key}.so")
+    if os.path.exists(so):
+        return so
+    os.makedirs(shims, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}-", suffix=".so", dir=shims)
+    os.close(fd)
+    src = tmp[:-len(".so")] + ".c"
+    try:
+        with open(src, "w") as f:
+            f.write(source)
+        subprocess.run([cc, "-o", tmp, src] + flags, check=True)
+        os.chmod(tmp, 0o755)   # mkstemp's 0600 would keep an unprivileged run out
+        os.replace(tmp, so)
+    finally:
+        for leftover in (tmp, src):
+            if os.path.exists(leftover):
+                os.unlink(leftover)
+    return so
 
 
 EVP_INIT_WRAPPERS = r"""

@@ -6,6 +6,7 @@ ksumprov and not from a fallback; the README's examples for other programs
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 
@@ -294,9 +295,11 @@ def test_ecdsa_sha3_signature_hashes_in_ksumprov(work, tmp_path):
 def test_readme_any_program_block(work):
     text = readme.block("Use ksumprov from any program", "sh")
     assert text.startswith("export OPENSSL_CONF=/usr/share/ksum/ksumprov-preferred.cnf")
-    text = text.replace("/usr/share/ksum/ksumprov-preferred.cnf", PREFERRED, 1)
-    text = text.replace("cert.pem", str(work / "cert.pem"))
-    text = re.sub(r"^python3 ", PYTHON + " ", text, flags=re.M)
+    # the paths go into a shell command: quoted, since TMPDIR or the build
+    # tree may hold a space
+    text = text.replace("/usr/share/ksum/ksumprov-preferred.cnf", shlex.quote(PREFERRED), 1)
+    text = text.replace("cert.pem", shlex.quote(str(work / "cert.pem")))
+    text = re.sub(r"^python3 ", lambda m: shlex.quote(PYTHON) + " ", text, flags=re.M)
     p = subprocess.run(["bash", "-e", "-c", text], cwd=ROOT, env=env_for(None),
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
     assert p.returncode == 0, p.stderr.decode()
@@ -354,8 +357,9 @@ def test_readme_openssl_without_conf_block(work):
     lines = [l for l in text.splitlines() if l.strip()]
     assert len(lines) == len(expected)
     for line, want in zip(lines, expected):
-        line = re.sub(r"(?<=[ =])build(?=[ /]|$)", BUILD, line)
-        line = line.replace("FILE", str(work / "data"))
+        # quoted for the shell (a space in TMPDIR or the build tree)
+        line = re.sub(r"(?<=[ =])build(?=[ /]|$)", lambda m: shlex.quote(BUILD), line)
+        line = line.replace("FILE", shlex.quote(str(work / "data")))
         p = subprocess.run(["bash", "-e", "-c", line], cwd=ROOT, stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, timeout=60,
                            env={k: v for k, v in os.environ.items()
@@ -369,8 +373,10 @@ def test_readme_openssl_without_conf_block(work):
 
 def troubleshooting_commands(conf, module):
     text = readme.block("When ksumprov does not show up", "sh")
-    text = text.replace("/usr/share/ksum/ksumprov-preferred.cnf", conf)
-    text = text.replace("/usr/lib/x86_64-linux-gnu/ossl-modules/ksumprov.so", module)
+    # quoted for the shell (a space in TMPDIR or the build tree)
+    text = text.replace("/usr/share/ksum/ksumprov-preferred.cnf", shlex.quote(conf))
+    text = text.replace("/usr/lib/x86_64-linux-gnu/ossl-modules/ksumprov.so",
+                        shlex.quote(module))
     lines = text.strip().splitlines()
     assert len(lines) == 3
     results = []

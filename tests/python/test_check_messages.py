@@ -16,6 +16,12 @@ from conftest import run
 EVIL = "evil\nsecret.bin: OK\nx"
 
 
+def coreutils(args, **kw):
+    """Runs a coreutils tool as the reference, in the C locale: under
+    another locale it translates its messages ("abc.txt: Tamam")."""
+    return subprocess.run(args, env=dict(os.environ, LC_ALL="C"), capture_output=True, **kw)
+
+
 @pytest.fixture
 def files(tmp_path):
     (tmp_path / "abc.txt").write_bytes(b"abc")
@@ -53,8 +59,7 @@ def test_warning_counts_of_a_check_file_named_with_a_newline(files):
 def test_hint_of_a_check_file_named_with_a_newline(files):
     d = files / EVIL
     d.mkdir()
-    sha256 = subprocess.run(["sha256sum", "../abc.txt"], cwd=d, capture_output=True,
-                            check=True).stdout
+    sha256 = coreutils(["sha256sum", "../abc.txt"], cwd=d, check=True).stdout
     (d / "SUMS").write_bytes(sha256)
     code, out, err = run(["-c", "SUMS"], cwd=d)
     assert code == 1 and "untagged lines were checked as SHA3-256" in err
@@ -131,10 +136,8 @@ def test_digest_and_name_apart_as_coreutils_reads_them(files, sep):
     digest = run(["abc.txt"], cwd=files)[1].decode().split()[0]
     code, out, err = run(["-c"], input=f"{digest}{sep}abc.txt\n".encode(), cwd=files)
     assert (code, out, err) == (0, b"abc.txt: OK\n", "")
-    sha = subprocess.run(["sha256sum", "abc.txt"], cwd=files, capture_output=True,
-                         check=True).stdout.decode().split()[0]
-    gnu = subprocess.run(["sha256sum", "-c"], input=f"{sha}{sep}abc.txt\n".encode(),
-                         cwd=files, capture_output=True)
+    sha = coreutils(["sha256sum", "abc.txt"], cwd=files, check=True).stdout.decode().split()[0]
+    gnu = coreutils(["sha256sum", "-c"], input=f"{sha}{sep}abc.txt\n".encode(), cwd=files)
     assert (gnu.returncode, gnu.stdout) == (0, b"abc.txt: OK\n")
 
 

@@ -202,7 +202,12 @@ def test_directory_and_dangling_symlink(tmp_path):
 
 def test_permission_denied_as_an_unprivileged_user():
     import tempfile
-    tmp_path = __import__("pathlib").Path(tempfile.mkdtemp(prefix="ksum-perm-", dir="/tmp"))
+    # As root the test runs ksum as nobody, who must be able to search every
+    # directory above it: pytest's tmp_path (and perhaps TMPDIR) is private
+    # to root, /tmp is not.  Not as root, ksum runs as the user, and /tmp may
+    # not be writable: the default temporary directory.
+    tmp_dir = "/tmp" if os.geteuid() == 0 else None
+    tmp_path = __import__("pathlib").Path(tempfile.mkdtemp(prefix="ksum-perm-", dir=tmp_dir))
     try:
         check_permission_denied(tmp_path)
     finally:

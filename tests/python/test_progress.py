@@ -9,6 +9,7 @@ import re
 import shlex
 import shutil
 import subprocess
+import tempfile
 import time
 
 import pytest
@@ -28,12 +29,30 @@ def shown(size):
     return f"{size / 1024 ** 3:.2f} GiB" if size >= 1 << 30 else f"{size / MiB:.2f} MiB"
 
 
+def socket_dir(socket):
+    """A private directory for tmux's socket, $TMUX_TMPDIR/tmux-UID/SOCKET:
+    tmux reads TMUX_TMPDIR, not TMPDIR, and falls back to /tmp, which may
+    not be writable; the socket's path must fit in sun_path (108 bytes), so
+    a long TMPDIR gives way to the next place."""
+    tail = f"/tmux-{os.getuid()}/{socket}"
+    for parent in (None, "/tmp", "/dev/shm", "/var/tmp"):
+        try:
+            d = tempfile.mkdtemp(prefix="ksum-", dir=parent)
+        except OSError:
+            continue
+        if len(os.fsencode(d + tail)) < 108:
+            return d
+        os.rmdir(d)
+    pytest.skip("no writable directory with a path short enough for tmux's socket")
+
+
 @pytest.fixture
 def pane(tmp_path):
     """Runs one command line in a detached tmux pane of its own server;
     yields (start, screen): start(cmd), screen() -> the pane's text."""
     socket = f"ksum-test-{os.getpid()}-{time.monotonic_ns()}"
-    env = dict(os.environ, TERM="xterm")
+    sockets = socket_dir(socket)
+    env = dict(os.environ, TERM="xterm", TMUX_TMPDIR=sockets)
 
     def tmux(*args, **kw):
         return subprocess.run([TMUX, "-L", socket] + list(args), env=env,
@@ -50,6 +69,7 @@ def pane(tmp_path):
     yield start, screen
     subprocess.run([TMUX, "-L", socket, "kill-server"], env=env,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    shutil.rmtree(sockets, ignore_errors=True)
 
 
 def sparse(path, size):

@@ -155,7 +155,11 @@ def test_errors_keep_their_place_in_a_log(links):
 
 def test_unreadable_directory_as_an_unprivileged_user():
     user_cmd = unprivileged()[0]
-    top = Path(tempfile.mkdtemp(prefix="ksum-walk-", dir="/tmp"))
+    # As root the test runs ksum as nobody, who must be able to search every
+    # directory above it: pytest's tmp_path (and perhaps TMPDIR) is private
+    # to root, /tmp is not.  Not as root, ksum runs as the user, and /tmp may
+    # not be writable: the default temporary directory.
+    top = Path(tempfile.mkdtemp(prefix="ksum-walk-", dir="/tmp" if os.geteuid() == 0 else None))
     try:
         parent = top.parent
         while parent != parent.parent and os.geteuid() == 0:
@@ -175,7 +179,8 @@ def test_unreadable_directory_as_an_unprivileged_user():
             p.chmod(0o755)
         for p in (t / "open" / "f", t / "a"):
             p.chmod(0o644)
-        (t / "closed").chmod(0o700)
+        # no permission at all: not as root, the user running ksum owns it
+        (t / "closed").chmod(0)
         (t / "unreadable").chmod(0)
         for threads in ("1", "2"):
             p = subprocess.run(user_cmd + [str(top / "ksum"), "-r", "--threads", threads, "T"],
@@ -185,6 +190,8 @@ def test_unreadable_directory_as_an_unprivileged_user():
             assert p.stderr.decode() == ("ksum: T/closed: Permission denied\n"
                                          "ksum: T/unreadable: Permission denied\n")
     finally:
+        if (top / "T" / "closed").exists():
+            (top / "T" / "closed").chmod(0o700)   # for rmtree, not as root
         shutil.rmtree(top)
 
 
