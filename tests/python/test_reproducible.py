@@ -105,15 +105,17 @@ def test_release_binaries_are_hardened(name):
     if not hardening_expected():
         pytest.skip("not a hardened release build (flags given, KSUM_HARDEN=OFF or sanitizers)")
     path = os.path.join(BUILD, name)
-    dynamic = subprocess.run(["readelf", "-dW", path], stdout=subprocess.PIPE,
-                             check=True).stdout.decode()
+
+    def readelf(*args):
+        # in the C locale: readelf translates its words ("Flags:")
+        return subprocess.run(["readelf"] + list(args) + [path], stdout=subprocess.PIPE,
+                              env=dict(os.environ, LC_ALL="C"), check=True).stdout.decode()
+    dynamic = readelf("-dW")
     assert re.search(r"\(FLAGS\)\s+BIND_NOW", dynamic) or \
         re.search(r"\(FLAGS_1\)\s+Flags:.*\bNOW\b", dynamic), dynamic
-    segments = subprocess.run(["readelf", "-lW", path], stdout=subprocess.PIPE,
-                              check=True).stdout.decode()
+    segments = readelf("-lW")
     assert "GNU_RELRO" in segments
-    symbols = subprocess.run(["readelf", "--dyn-syms", "-W", path], stdout=subprocess.PIPE,
-                             check=True).stdout.decode()
+    symbols = readelf("--dyn-syms", "-W")
     assert "__stack_chk_fail" in symbols
     if name == "ksum":   # the module has no call that fortifying changes
         assert re.search(r"__\w+_chk\b", symbols.replace("__stack_chk_fail", ""))
