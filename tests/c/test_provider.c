@@ -772,7 +772,7 @@ static void test_get_failures_are_reported(void)
 {
     EVP_MD *md = EVP_MD_fetch(lib, "TURBOSHAKE128", OURS);
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-    char text[4];
+    char text[2];   /* shorter than every backend's name ("bmi2" fills 4 bytes exactly) */
     uint8_t small = 0, octets[8];
     const char *keys[] = {"xoflen", "domain", "lanes", "backend"};
     size_t outlen = 1000;
@@ -782,7 +782,7 @@ static void test_get_failures_are_reported(void)
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         OSSL_PARAM as_text[] = {OSSL_PARAM_construct_utf8_string(keys[i], text, sizeof text),
                                 OSSL_PARAM_END};
-        CHECK(get_fails(ctx, as_text), "'%s' read into a 4-byte string: no reason queued",
+        CHECK(get_fails(ctx, as_text), "'%s' read into a 2-byte string: no reason queued",
               keys[i]);
     }
     {
