@@ -153,16 +153,21 @@ static const char *error_text(int err)
     }
 }
 
+void print_message_name(FILE *f, const char *name)
+{
+    if (name[0] == '\0')
+        fputs("''", f);
+    else
+        print_name(f, name, name_needs_escape(name));
+}
+
 void report_error(const char *name, int err, const char *why)
 {
     char reason[512];
     FILE *f = message_stream();
 
     fputs("ksum: ", f);
-    if (name[0] == '\0')
-        fputs("''", f);   /* "ksum: : No such file": an empty operand, shown as sha256sum does */
-    else
-        print_name(f, name, name_needs_escape(name));
+    print_message_name(f, name);
     if (err == KSUM_EHASH) {
         if (why == NULL)
             openssl_reason(reason, sizeof reason);

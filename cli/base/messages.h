@@ -31,6 +31,9 @@
  * its line starts with a backslash. */
 int name_needs_escape(const char *name);
 void print_name(FILE *f, const char *name, int escape);
+/* A name inside a message: escaped when it needs it, and '' when empty
+ * ("ksum: : No such file" says nothing), as sha256sum shows it. */
+void print_message_name(FILE *f, const char *name);
 /* n names joined by tabs (TupleHash's files), escaped when escape is set,
  * which it must be when names_need_escape: literal tabs are then only
  * between names. */

@@ -88,10 +88,7 @@ static int key_file_message(const char *before, const char *path, const char *af
     FILE *f = message_stream();
 
     fprintf(f, "ksum: %s", before);
-    if (path[0] == '\0')
-        fputs("''", f);   /* as report_error shows an empty name */
-    else
-        print_name(f, path, name_needs_escape(path));
+    print_message_name(f, path);
     fprintf(f, "%s\n", after);
     return 0;
 }
