@@ -40,6 +40,8 @@ typedef struct input {
 #define INPUT_SIZE_READ_AHEAD ((size_t)4 << 20)
 #define INPUT_ALIGN ((size_t)2 << 20)
 #define INPUT_ALIGN_SMALL ((size_t)4096)
+/* Buffers from this size on are rounded up to whole huge pages. */
+#define INPUT_HUGE_MIN ((size_t)1 << 20)
 
 /* A buffer to read into, page aligned (freed with free()), or NULL. */
 uint8_t *input_buffer_new(size_t size);
