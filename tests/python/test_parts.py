@@ -418,6 +418,23 @@ def test_records_in_any_order_and_one_stream(three):
     refused(three, ["--combine", "all", "p2"], r"given twice")
 
 
+def test_records_past_a_quarter_mib_in_files_and_one_stream(tmp_path):
+    """Records of 276 KB each (48 MiB shares): read from files into huge
+    pages at once, and from one stream grown 64 KiB, 128 KiB, 1 MiB, 2 MiB
+    with what was read kept at every step."""
+    obj = tmp_path / "obj"
+    rng = random.Random(20)
+    obj.write_bytes(rng.randbytes(96 << 20))
+    want = ok(["--k12", str(obj)])
+    for k in (1, 2):
+        (tmp_path / f"p{k}").write_bytes(ok(["--k12", "--part", f"{k}/2", str(obj)]))
+    sizes = [os.path.getsize(tmp_path / f"p{k}") for k in (1, 2)]
+    assert min(sizes) > 256 << 10 and sum(sizes) > 512 << 10, sizes
+    assert ok(["--k12", "--combine", "p2", "p1"], cwd=tmp_path) == want
+    stream = (tmp_path / "p2").read_bytes() + (tmp_path / "p1").read_bytes()
+    assert ok(["--k12", "--combine"], input=stream) == want
+
+
 def test_not_records(three):
     (three / "empty").write_bytes(b"")
     refused(three, ["--combine", "empty"], r"^ksum: empty: no part record")
