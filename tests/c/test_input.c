@@ -7,26 +7,12 @@
  * written; a size that cannot be rounded up to whole 2 MiB pages is
  * refused, never wrapped round to a small buffer.
  */
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "input/files.h"
+/* CHECK only: testutil itself is not linked (it and the CLI both have a
+ * hex_decode). */
+#include "testutil.h"
 
-static int failures, passes;
-
-#define CHECK(cond, ...)                                                       \
-    do {                                                                       \
-        if (cond) {                                                            \
-            passes++;                                                          \
-        } else {                                                               \
-            failures++;                                                        \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);               \
-            fprintf(stderr, __VA_ARGS__);                                      \
-            fprintf(stderr, "\n");                                             \
-        }                                                                      \
-    } while (0)
+int test_failures, test_passes;
 
 static void one_size(size_t size, size_t align)
 {
@@ -54,6 +40,6 @@ int main(void)
     CHECK(input_buffer_new(SIZE_MAX) == NULL, "SIZE_MAX bytes: a buffer");
     CHECK(input_buffer_new(SIZE_MAX - INPUT_ALIGN + 2) == NULL,
           "a size that wraps when rounded up: a buffer");
-    printf("test_input: %d passed, %d failed\n", passes, failures);
-    return failures == 0 ? 0 : 1;
+    printf("test_input: %d passed, %d failed\n", test_passes, test_failures);
+    return test_failures == 0 ? 0 : 1;
 }
