@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "input/files.h"
 
+#include "base/bigmem.h"
+
 #include "base/messages.h"
 
 #include <errno.h>
@@ -18,24 +20,26 @@
 /* Every read buffer starts on a page: the kernel's copy out of the page
  * cache into a destination off a 64-byte line (malloc's 16) ran at a fifth
  * of the speed on an AMD EPYC (bench/read_align.c).  A buffer of a MiB or
- * more takes whole 2 MiB pages, offered as huge pages: one page fault
+ * more is mapped in whole 2 MiB huge pages (bigmem.h): one page fault
  * instead of 256 a MiB (in a virtual machine each fault of a 4 KiB page
  * cost 10 us, 2.5 ms for the first MiB read), and fewer TLB misses in the
  * copy and in the hashing. */
 uint8_t *input_buffer_new(size_t size)
 {
     void *p = NULL;
-    int huge = size >= INPUT_HUGE_MIN;
-    size_t align = huge ? INPUT_ALIGN : INPUT_ALIGN_SMALL;
-    size_t room = huge ? (size + INPUT_ALIGN - 1) / INPUT_ALIGN * INPUT_ALIGN : size;
+    size_t mapped;
 
-    if (room < size || posix_memalign(&p, align, room) != 0)
-        return NULL;
-#ifdef MADV_HUGEPAGE
-    if (huge)
-        madvise(p, room, MADV_HUGEPAGE);  /* advice only: failure is harmless */
-#endif
-    return p;
+    if (size >= INPUT_HUGE_MIN)
+        return big_alloc(size, &mapped);
+    return posix_memalign(&p, INPUT_ALIGN_SMALL, size) == 0 ? p : NULL;
+}
+
+void input_buffer_free(uint8_t *p, size_t size)
+{
+    if (size >= INPUT_HUGE_MIN)
+        big_free(p, big_length(size));
+    else
+        free(p);
 }
 
 void file_progress_start(file_progress *p, const struct stat *st)
@@ -83,7 +87,7 @@ int input_init(input *in, int read_ahead)
 void input_free(input *in)
 {
     for (int i = 0; i < INPUT_BUFFERS; i++)
-        free(in->buf[i]);
+        input_buffer_free(in->buf[i], in->size);
 }
 
 size_t read_full(int fd, uint8_t *buf, size_t size, int *err)

@@ -43,8 +43,10 @@ typedef struct input {
 /* Buffers from this size on are rounded up to whole huge pages. */
 #define INPUT_HUGE_MIN ((size_t)1 << 20)
 
-/* A buffer to read into, page aligned (freed with free()), or NULL. */
+/* A buffer to read into, page aligned, or NULL; given back with
+ * input_buffer_free and the same size. */
 uint8_t *input_buffer_new(size_t size);
+void input_buffer_free(uint8_t *p, size_t size);
 
 int input_init(input *in, int read_ahead);
 void input_free(input *in);

@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/bigmem.h"
 #include "base/encoding.h"
 #include "base/thread.h"
 #include "front/hasher.h"
@@ -285,7 +286,7 @@ static int write_cvs(writer *w, OSSL_LIB_CTX *lib, const options *o, const part_
     }
     free(lines);
     free(cvs);
-    free(buf);
+    input_buffer_free(buf, READ_PIECE);
     EVP_MD_CTX_free(ctx);
     EVP_MD_free(md);
     return ok && w->ok;
@@ -433,32 +434,50 @@ done:
 /* ---- combining ---- */
 
 /* A thread's buffer for record files, kept from one file to the next:
- * fresh pages for every file were most of combining's system time. */
+ * fresh pages for every file were most of combining's system time.  One
+ * of a quarter MiB or more is mapped in huge pages (bigmem.h): in a
+ * virtual machine a fault a 4 KiB page was a fifth of combining's time
+ * (1 GiB in 8 records: 826 faults, then 444); it grows by moving its
+ * pages (mremap), never copying them, nor holding two at once. */
 typedef struct text_buffer {
     char *p;
     size_t cap;
+    int mapped;     /* p is big_alloc's, of cap bytes */
 } text_buffer;
 
-/* Room for cap bytes in b, of which the first keep are kept.  A record of
- * a quarter MiB or more goes into whole huge pages, as the read buffers do
- * (files.c): in a virtual machine a fault a 4 KiB page was a fifth of
- * combining's time (1 GiB in 8 records: 826 faults, then 444). */
+#define TEXT_MAPPED_MIN ((size_t)256 << 10)
+
+/* Room for cap bytes in b, of which the first keep are kept. */
 static int text_room(text_buffer *b, size_t cap, size_t keep)
 {
+    size_t mapped = b->cap;
     char *p;
 
     if (cap <= b->cap)
         return 1;
-    if (cap >= INPUT_HUGE_MIN / 4 && cap < INPUT_HUGE_MIN)
-        cap = INPUT_HUGE_MIN;
-    if ((p = (char *)input_buffer_new(cap)) == NULL)
+    if (cap < TEXT_MAPPED_MIN)
+        p = realloc(b->p, cap);
+    else if (b->mapped)
+        p = big_grow(b->p, &mapped, cap);
+    else if ((p = big_alloc(cap, &mapped)) != NULL) {
+        if (keep > 0)
+            memcpy(p, b->p, keep);
+        free(b->p);
+    }
+    if (p == NULL)
         return 0;
-    if (keep > 0)
-        memcpy(p, b->p, keep);
-    free(b->p);
+    b->mapped = cap >= TEXT_MAPPED_MIN;
     b->p = p;
-    b->cap = cap;
+    b->cap = b->mapped ? mapped : cap;
     return 1;
+}
+
+static void text_free(text_buffer *b)
+{
+    if (b->mapped)
+        big_free(b->p, b->cap);
+    else
+        free(b->p);
 }
 
 /* Reads the whole of name ("-": standard input) into b, *len bytes; 0, or
@@ -679,7 +698,7 @@ static void read_record_file(record_work *w, size_t i, text_buffer *b)
 static void *record_worker(void *arg)
 {
     record_work *w = arg;
-    text_buffer b = {NULL, 0};
+    text_buffer b = {NULL, 0, 0};
     size_t i;
 
     /* nothing after a failure is read: it may be a FIFO that never ends */
@@ -692,7 +711,7 @@ static void *record_worker(void *arg)
                 ;
         }
     }
-    free(b.p);
+    text_free(&b);
     /* then the final node, while the other thread reads */
     early_reader_done(w->early);
     early_serve(w->early);

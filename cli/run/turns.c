@@ -73,8 +73,8 @@ void turns_close(turns *t)
     if (t->ahead_made != 0)
         input_free(&t->ahead);
     free(t->contexts);
-    free(t->buf);
-    free(t->big_buf);
+    input_buffer_free(t->buf, t->turn);
+    input_buffer_free(t->big_buf, t->big);
     t->contexts = NULL;
     t->buf = t->big_buf = NULL;
 }

@@ -419,20 +419,21 @@ def test_records_in_any_order_and_one_stream(three):
 
 
 def test_records_past_a_quarter_mib_in_files_and_one_stream(tmp_path):
-    """Records of 276 KB each (48 MiB shares): read from files into huge
-    pages at once, and from one stream grown 64 KiB, 128 KiB, 1 MiB, 2 MiB
+    """KT256 records of 1.1 MB each (96 MiB shares): each record file read
+    into one huge mapping, and the two as one stream of 2.2 MB, whose
+    buffer grows 64 KiB, 128 KiB, then a mapping of 2 MiB moved to 4 MiB
     with what was read kept at every step."""
     obj = tmp_path / "obj"
-    rng = random.Random(20)
-    obj.write_bytes(rng.randbytes(96 << 20))
-    want = ok(["--k12", str(obj)])
+    obj.write_bytes(random.Random(20).randbytes(192 << 20))
+    want = ok(["--kt256", str(obj)])
     for k in (1, 2):
-        (tmp_path / f"p{k}").write_bytes(ok(["--k12", "--part", f"{k}/2", str(obj)]))
+        (tmp_path / f"p{k}").write_bytes(ok(["--kt256", "--part", f"{k}/2", str(obj)]))
     sizes = [os.path.getsize(tmp_path / f"p{k}") for k in (1, 2)]
-    assert min(sizes) > 256 << 10 and sum(sizes) > 512 << 10, sizes
-    assert ok(["--k12", "--combine", "p2", "p1"], cwd=tmp_path) == want
+    assert min(sizes) > 1 << 20 and sum(sizes) > 2 << 20, sizes
+    assert ok(["--kt256", "--combine", "p2", "p1"], cwd=tmp_path) == want
     stream = (tmp_path / "p2").read_bytes() + (tmp_path / "p1").read_bytes()
-    assert ok(["--k12", "--combine"], input=stream) == want
+    assert ok(["--kt256", "--combine"], input=stream) == want
+    assert ok(["--kt256", "--combine", "--threads", "1"], input=stream) == want
 
 
 def test_not_records(three):
