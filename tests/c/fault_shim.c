@@ -12,7 +12,10 @@
  * through this symbol).
  *
  * Allocation failures: KSUM_FAULT_ALLOC=N makes the Nth call of malloc,
- * calloc, realloc, posix_memalign or aligned_alloc in the process fail
+ * calloc, realloc, posix_memalign, aligned_alloc, an anonymous mmap or
+ * mremap in the process fail (the mappings are ksum's own big buffers,
+ * cli/base/bigmem.c: libc's allocator, thread stacks and the loader map
+ * through libc's internal calls, not through these symbols)
  * (counted from the shim's load, every thread, libc's and libcrypto's calls
  * too); with KSUM_FAULT_ALLOC_COUNT=FILE the number of calls made is
  * written to FILE at exit, so a test knows how far N goes, and with
@@ -36,6 +39,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdarg.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 /* ---- allocation failures ---- */
@@ -196,6 +202,32 @@ void *aligned_alloc(size_t align, size_t size)
         return NULL;
     }
     return __libc_memalign(align, size);
+}
+
+void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+    if ((flags & MAP_ANONYMOUS) && alloc_fails()) {
+        errno = ENOMEM;
+        return MAP_FAILED;
+    }
+    return (void *)syscall(SYS_mmap, addr, len, prot, flags, fd, off);
+}
+
+void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...)
+{
+    void *new_addr = NULL;
+
+    if (flags & MREMAP_FIXED) {
+        va_list ap;
+        va_start(ap, flags);
+        new_addr = va_arg(ap, void *);
+        va_end(ap);
+    }
+    if (alloc_fails()) {
+        errno = ENOMEM;
+        return MAP_FAILED;
+    }
+    return (void *)syscall(SYS_mremap, old, old_len, new_len, flags, new_addr);
 }
 
 /* ---- read faults ---- */

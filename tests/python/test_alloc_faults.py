@@ -44,6 +44,9 @@ SCENARIOS = {
     # records long enough to go to the final node in runs (2,048 CVs), the
     # last with the customization's CVs, in reverse order
     "combine_runs": ["--combine", "--threads", "2", "-C", "custom", "q2", "q1"],
+    # a record of 410 KB, read into a mapping (cli/base/bigmem.c), which the
+    # shim fails as it fails malloc
+    "combine_mapped": ["--kt256", "--combine", "--threads", "2", "r"],
 }
 
 @pytest.fixture(scope="module")
@@ -70,6 +73,7 @@ def files(tmp_path_factory):
     (d / "runs").write_bytes(os.urandom(36 * MiB))
     for k in (1, 2):
         (d / f"q{k}").write_bytes(run_plain(["--k12", "-C", "custom", "--part", f"{k}/2", "runs"], d))
+    (d / "r").write_bytes(run_plain(["--kt256", "--part", "1/1", "runs"], d))
     return d
 
 
