@@ -403,7 +403,7 @@ static void print_help(void)
     print_common_options();
     putchar('\n');
     print_other_options("the check-mode rules and the environment (KSUM_SIMD, KSUM_BATCH): "
-                        "man ksum, or docs/cli.md.");
+                        "man ksum, and the documents in /usr/share/doc/ksum.");
     printf("Exit status: 0 if every file was hashed or verified, 1 otherwise.\n");
 }
 
@@ -506,7 +506,7 @@ const option_row option_rows[] = {
     {"--progress", "", NULL, FLAG(progress), ANY, OTHER(12)},
     /* One object in parts (issue 20): parts.c does what they ask. */
     {"--part", "", "K/N", TEXT(part_share), ANY,
-     HELP(18, "KT128/KT256/M14 in parts (docs/parts.md)")},
+     HELP(18, "KT128/KT256/M14 in parts (man ksum)")},
     {"--part-range", "", "START:LEN", TEXT(part_range), ANY, OTHER(13)},
     {"--combine", "", NULL, FLAG(combine), ANY, BESIDE(19)},
 };

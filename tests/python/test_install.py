@@ -165,11 +165,19 @@ def tree():
         t.close()
 
 
+def shipped_docs():
+    """The documents installed beside the man page, relative to the source
+    tree and to share/doc/ksum alike: README.md, SECURITY.md, docs/*.md."""
+    docs = sorted(f for f in os.listdir(os.path.join(ROOT, "docs")) if f.endswith(".md"))
+    return ["README.md", "SECURITY.md"] + ["docs/" + f for f in docs]
+
+
 def expected_files(libdir):
     return {"bin/ksum", "share/man/man1/ksum.1.gz", "include/ksumprov.h",
             "share/doc/ksum/LICENSE", f"{libdir}/ossl-modules/ksumprov.so",
             f"{libdir}/pkgconfig/ksumprov.pc", f"{libdir}/libksumprov.a",
-            "share/ksum/ksumprov.cnf", "share/ksum/ksumprov-preferred.cnf"}
+            "share/ksum/ksumprov.cnf", "share/ksum/ksumprov-preferred.cnf"} | \
+        {"share/doc/ksum/" + d for d in shipped_docs()}
 
 
 def printed_modules_dir(text):
@@ -508,15 +516,26 @@ def installed(package):
     return b"install ok installed" in p.stdout
 
 
-def test_debian_packages(tree):
-    deb_tools()
-    version = project_version()
-    arch = subprocess.run(["dpkg", "--print-architecture"], stdout=subprocess.PIPE,
+def debian_arch():
+    return subprocess.run(["dpkg", "--print-architecture"], stdout=subprocess.PIPE,
                           check=True).stdout.decode().strip()
-    tree.run(["cpack", "-G", "DEB"], cwd=tree.path("build"))
-    debs = {p: tree.path("build", f"{p}_{version}_{arch}.deb") for p in DEB_PACKAGES}
-    for deb in debs.values():
-        assert os.path.isfile(deb), deb
+
+
+def packages(t):
+    """The three .debs of `cpack -G DEB` in the tree's build, made once."""
+    if not hasattr(t, "debs"):
+        deb_tools()
+        version, arch = project_version(), debian_arch()
+        t.run(["cpack", "-G", "DEB"], cwd=t.path("build"))
+        t.debs = {p: t.path("build", f"{p}_{version}_{arch}.deb") for p in DEB_PACKAGES}
+        for deb in t.debs.values():
+            assert os.path.isfile(deb), deb
+    return t.debs
+
+
+def test_debian_packages(tree):
+    version, arch = project_version(), debian_arch()
+    debs = packages(tree)
 
     ossl = ossl_dirs(tree) or {"modulesdir": "/usr/lib/x86_64-linux-gnu/ossl-modules",
                                "pcfiledir": "/usr/lib/x86_64-linux-gnu/pkgconfig"}
@@ -526,7 +545,8 @@ def test_debian_packages(tree):
     libdir = os.path.dirname(ossl["pcfiledir"])
     files = {p: deb_files(d) for p, d in debs.items()}
     docs = lambda p: {f"/usr/share/doc/{p}/copyright", f"/usr/share/doc/{p}/changelog.gz"}
-    assert set(files["ksum"]) == {"/usr/bin/ksum", "/usr/share/man/man1/ksum.1.gz"} | docs("ksum")
+    assert set(files["ksum"]) == {"/usr/bin/ksum", "/usr/share/man/man1/ksum.1.gz"} | \
+        docs("ksum") | {"/usr/share/doc/ksum/" + d for d in shipped_docs()}
     assert set(files["openssl-provider-ksum"]) == \
         {module, "/usr/share/ksum/ksumprov.cnf", "/usr/share/ksum/ksumprov-preferred.cnf"} | \
         docs("openssl-provider-ksum")
@@ -574,6 +594,11 @@ def test_debian_packages(tree):
     assert "License: Apache-2.0\n" in copyright_text
     assert open(root + "/usr/include/ksumprov.h").read() == \
         open(os.path.join(ROOT, "include", "ksumprov.h")).read()
+    # the documents --help and the man page name, as in the source
+    for d in shipped_docs():
+        with open(root + "/usr/share/doc/ksum/" + d, "rb") as got, \
+                open(os.path.join(ROOT, d), "rb") as want:
+            assert got.read() == want.read(), d
 
     # stripped, with the debug symbols in the -dbgsym packages under the build id
     ddebs = []
@@ -614,17 +639,6 @@ def test_debian_packages(tree):
                              stdout=subprocess.PIPE)
         assert got.stdout.decode().strip() == ossl["modulesdir"]
 
-    if shutil.which("lintian"):
-        tags = lintian_tags(tree, list(debs.values()) + ddebs)
-        print("lintian:", "\n".join(tags) or "(nothing)")
-        # a build without -g (this one) gives dbgsym packages of symbol tables
-        # only, which lintian warns of; docs/packaging.md builds RelWithDebInfo
-        debug = tree.cache("build", "CMAKE_BUILD_TYPE") in ("Debug", "RelWithDebInfo")
-        bad = [t for t in tags if (t.startswith(("E:", "W:")) or "hardening" in t) and
-               (debug or not re.match(r"W: \S+-dbgsym: debug-file-with-no-debug-symbols ", t))]
-        assert bad == [], tags
-    else:
-        print("lintian: not installed, not run")
 
     # installed on this system, used as installed, purged: only when asked
     # (.ci/run asks), never because the tests happen to run as root, as in a
@@ -658,6 +672,25 @@ def test_debian_packages(tree):
     for listing in files.values():
         for path in listing:
             assert not os.path.exists(path), path
+
+
+def test_lintian_accepts_the_packages(tree):
+    """lintian on the three packages and their .ddebs: no error, no warning,
+    no hardening tag (made by test_debian_packages, or here)."""
+    if not shutil.which("lintian"):
+        pytest.skip("lintian is not installed (apt-get install lintian)")
+    debs = packages(tree)
+    version, arch = project_version(), debian_arch()
+    ddebs = [tree.path("build", f"{p}-dbgsym_{version}_{arch}.ddeb")
+             for p in ("ksum", "openssl-provider-ksum")]
+    tags = lintian_tags(tree, list(debs.values()) + ddebs)
+    print("lintian:", "\n".join(tags) or "(nothing)")
+    # a build without -g (this one) gives dbgsym packages of symbol tables
+    # only, which lintian warns of; docs/packaging.md builds RelWithDebInfo
+    debug = tree.cache("build", "CMAKE_BUILD_TYPE") in ("Debug", "RelWithDebInfo")
+    bad = [t for t in tags if (t.startswith(("E:", "W:")) or "hardening" in t) and
+           (debug or not re.match(r"W: \S+-dbgsym: debug-file-with-no-debug-symbols ", t))]
+    assert bad == [], tags
 
 
 def test_packaging_page_shows_the_commands_tested_here():
