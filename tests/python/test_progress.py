@@ -17,7 +17,7 @@ import pytest
 from conftest import KSUM, run
 
 TMUX = shutil.which("tmux")
-needs_tmux = pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
+needs_tmux = pytest.mark.skipif(TMUX is None, reason="tmux is not installed (apt-get install tmux)")
 SANITIZED = os.environ.get("KSUM_SANITIZED") == "1"
 MiB = 1 << 20
 # Sizes that take a few seconds to hash: the sanitized builds are slower.
