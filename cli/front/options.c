@@ -40,12 +40,15 @@ static int parse_count(const char *what, const char *s, size_t min, size_t max,
     char *end;
     unsigned long long v;
 
+    const char *not_number = min == 0 ? "not a decimal number"
+                                      : "not a positive decimal number";
+
     if (!isdigit((unsigned char)*s))
-        return bad_value(what, s, "not a positive decimal number");
+        return bad_value(what, s, not_number);
     errno = 0;
     v = strtoull(s, &end, 10);
     if (*end != '\0')
-        return bad_value(what, s, "not a positive decimal number");
+        return bad_value(what, s, not_number);
     if (errno == ERANGE || v > max || v < min) {
         char range[80];
         if (v < min)
@@ -168,19 +171,27 @@ static int parse_byte(const char *what, const char *s, size_t *out)
     return 1;
 }
 
-/* -l, --length: bits as cksum takes them, a whole number of bytes. */
+/* -l, --length: bits as cksum takes them.  A number is required at once;
+ * whether it is a whole number of bytes is judged after parsing, so that a
+ * later -l replaces an earlier one, as in cksum and b2sum. */
 static int set_length(options *o, const option_row *row, const char *arg)
 {
-    size_t bits = 0;
-
     (void)row;
-    if (!parse_count("length", arg, 0, 8 * KSUM_MAX_OUTPUT_SIZE, &bits))
+    if (!parse_count("length", arg, 0, 8 * KSUM_MAX_OUTPUT_SIZE, &o->length_bits))
         return 0;
-    if (bits % 8 != 0)
-        return bad_value("length", arg, "not a multiple of 8 (it is in bits)");
-    if (bits == 0)
-        return bad_value("length", arg, "must be at least 8");
-    o->length_bits = bits;
+    o->length_arg = arg;
+    return 1;
+}
+
+/* The last -l, judged once every option is read. */
+int options_length_valid(const options *o)
+{
+    if (o->length_arg == NULL)
+        return 1;
+    if (o->length_bits % 8 != 0)
+        return bad_value("length", o->length_arg, "not a multiple of 8 (it is in bits)");
+    if (o->length_bits == 0)
+        return bad_value("length", o->length_arg, "must be at least 8");
     return 1;
 }
 
@@ -234,6 +245,7 @@ static int set_threads(options *o, const option_row *row, const char *arg)
 static int set_text_mode(options *o, const option_row *row, const char *arg)
 {
     o->binary = 0;
+    o->text_after_tag = o->tag;
     return set_flag(o, row, arg);
 }
 
@@ -242,6 +254,7 @@ static int set_form(options *o, const option_row *row, const char *arg)
 {
     o->tag = 0;
     o->untagged = 0;
+    o->text_after_tag = 0;
     return set_flag(o, row, arg);
 }
 

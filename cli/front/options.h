@@ -130,6 +130,8 @@ struct options {
     int no_names;            /* the digest alone on its line */
     int untagged;            /* --untagged was given (the default form) */
     size_t length_bits;      /* -l; 0 when absent (then in size, bytes) */
+    const char *length_arg;  /* the last -l as given, for its message */
+    int text_after_tag;      /* --text came after --tag (coreutils refuses) */
     /* One object in parts (issue 20, parts.c). */
     const char *part_share;  /* --part K/N */
     const char *part_range;  /* --part-range START:LEN */
@@ -146,6 +148,9 @@ const char *option_text(const options *o, const char *param);
 /* Parses argv; on a usage error prints the message and returns 0 (then
  * options_free is still due).  Exits for --help and --version. */
 int options_parse(options *o, int argc, char **argv);
+
+/* The last -l is a whole number of bytes, at least one; else says why. */
+int options_length_valid(const options *o);
 void options_free(options *o);
 
 #endif

@@ -61,7 +61,9 @@ static int forms_agree(options *o)
 {
     const char *other;
 
-    if (o->check && (other = o->tag ? "--tag" : o->untagged ? "--untagged"
+    /* --untagged is accepted with --check, as coreutils accepts it: a
+     * check reads both forms, so it changes nothing there. */
+    if (o->check && (other = o->tag ? "--tag"
                              : o->base64 ? "--base64" : o->raw ? "--raw"
                              : o->no_names ? "--no-names" : NULL) != NULL)
         return usage_error("the %s option is meaningless when verifying checksums",
@@ -73,6 +75,10 @@ static int forms_agree(options *o)
                            "verifying checksums");
     if (o->check && o->zero)
         return usage_error("the --zero option is not supported when verifying checksums");
+    if (o->tag && o->text_after_tag && !o->binary)
+        return usage_error("--tag does not support --text mode");
+    if (!options_length_valid(o))
+        return 0;
     if (o->raw && (other = form_besides(o, 1)) != NULL)
         return usage_error("--raw and %s are mutually exclusive", other);
     if (o->no_names && (other = form_besides(o, 0)) != NULL)

@@ -494,9 +494,12 @@ def test_ambiguous_abbreviation_is_an_error(files, option):
     (["-l", "7"], "invalid length '7': not a multiple of 8 (it is in bits)"),
     (["-l", "0"], "invalid length '0': must be at least 8"),
     (["--length=12"], "invalid length '12': not a multiple of 8 (it is in bits)"),
-    (["-l", "-8"], "invalid length '-8': not a positive decimal number"),
-    (["-l", "x"], "invalid length 'x': not a positive decimal number"),
-    (["-l", ""], "invalid length '': not a positive decimal number"),
+    (["-l", "-8"], "invalid length '-8': not a decimal number"),
+    (["-l", "x"], "invalid length 'x': not a decimal number"),
+    (["-l", ""], "invalid length '': not a decimal number"),
+    (["--shake128", "-l", "128", "-l", "7"], "invalid length '7': not a multiple of 8 (it is in bits)"),
+    (["--tag", "--text"], "--tag does not support --text mode"),
+    (["--threads", "-1"], "invalid thread count '-1': not a decimal number"),
     (["-l", "2251799813685256"], "invalid length '2251799813685256': too large (at most 2251799813685248)"),
     (["--shake128", "-l", "64", "-n", "16"],
      "--length=64 (bits) and --output-size=16 (bytes) disagree"),
@@ -513,7 +516,6 @@ def test_ambiguous_abbreviation_is_an_error(files, option):
     (["--no-names", "--tag"], "--no-names and --tag are mutually exclusive"),
     (["--no-names", "--binary"], "--no-names and --binary are mutually exclusive"),
     (["-c", "--tag"], "the --tag option is meaningless when verifying checksums"),
-    (["-c", "--untagged"], "the --untagged option is meaningless when verifying checksums"),
     (["-c", "--base64"], "the --base64 option is meaningless when verifying checksums"),
     (["-c", "--raw"], "the --raw option is meaningless when verifying checksums"),
     (["-c", "--no-names"], "the --no-names option is meaningless when verifying checksums"),
@@ -523,6 +525,24 @@ def test_ambiguous_abbreviation_is_an_error(files, option):
 ])
 def test_bad_forms_and_lengths(files, args, message):
     one_error(*run(args + ["abc"], cwd=files), f"ksum: {message}")
+
+
+def test_option_orders_coreutils_takes(files):
+    """As coreutils: the last -l counts (an earlier one is not judged),
+    --text before --tag is undone by it (and -b after both is fine), and
+    --untagged is accepted with -c, where it changes nothing."""
+    last = run(["--shake128", "-l", "7", "-l", "128", "abc"], cwd=files)
+    assert last == run(["--shake128", "-l", "128", "abc"], cwd=files)
+    assert last[0] == 0
+    tagged = run(["--tag", "abc"], cwd=files)
+    assert tagged[0] == 0
+    assert run(["--text", "--tag", "abc"], cwd=files) == tagged
+    assert run(["--tag", "--text", "-b", "abc"], cwd=files) == tagged
+    listed = run(["abc"], cwd=files)[1]
+    with open(os.path.join(files, "SUMS"), "wb") as f:
+        f.write(listed)
+    assert run(["--untagged", "-c", "SUMS"], cwd=files) == (0, b"abc: OK\n", "")
+    assert run(["-c", "--untagged", "SUMS"], cwd=files) == (0, b"abc: OK\n", "")
 
 
 @pytest.mark.parametrize("args", [["abc", "empty"], ["abc", "-"], ["-", "-"],
