@@ -378,13 +378,16 @@ unsigned hasher_lanes(hasher *h)
     return ok ? lanes : 0;
 }
 
-int hasher_backend(OSSL_LIB_CTX *lib, char *name, size_t size)
+int hasher_backend(OSSL_LIB_CTX *lib, char *name, size_t size, unsigned *lanes)
 {
     EVP_MD *md = EVP_MD_fetch(lib, algorithm_default()->name, PROPS);
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
     const char *chosen = NULL;
+    unsigned ignored;
     OSSL_PARAM p[] = {OSSL_PARAM_construct_utf8_ptr(KSUM_PARAM_BACKEND,
                                                     (char **)&chosen, 0),
+                      OSSL_PARAM_construct_uint(KSUM_PARAM_LANES,
+                                                lanes != NULL ? lanes : &ignored),
                       OSSL_PARAM_END};
     int ok = md != NULL && ctx != NULL && EVP_DigestInit_ex2(ctx, md, NULL) &&
              EVP_MD_CTX_get_params(ctx, p) && copy_backend(chosen, name, size);

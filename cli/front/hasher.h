@@ -117,7 +117,8 @@ int hasher_set_open(hasher_set *s, OSSL_LIB_CTX *lib, const options *o,
 void hasher_set_close(hasher_set *s);
 
 /* The Keccak backend ksumprov chose (KSUM_PARAM_BACKEND of a context),
- * into name; 0 when EVP could not tell. */
-int hasher_backend(OSSL_LIB_CTX *lib, char *name, size_t size);
+ * into name, and its lanes (when lanes is not NULL); 0 when EVP could not
+ * tell. */
+int hasher_backend(OSSL_LIB_CTX *lib, char *name, size_t size, unsigned *lanes);
 
 #endif

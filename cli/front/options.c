@@ -8,7 +8,6 @@
 #include <getopt.h>
 #include <limits.h>
 #include <openssl/crypto.h>
-#include <openssl/opensslv.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -420,22 +419,17 @@ static void print_help(void)
     printf("Exit status: 0 if every file was hashed or verified, 1 otherwise.\n");
 }
 
-static void print_version(void)
-{
-    printf("ksum (ksumprov) %s\nOpenSSL %s\n", KSUM_VERSION,
-           OpenSSL_version(OPENSSL_VERSION_STRING));
-}
-
-/* --help and --version print, and exit at once: what follows is not
- * parsed. */
+/* --help prints and exits at once: what follows is not parsed.
+ * --version ends the parsing too; main prints it once the provider is
+ * loaded, since it names the kernel the provider chose. */
 static int show(options *o, const option_row *row, const char *arg)
 {
-    (void)o;
     (void)arg;
-    if (strcmp(row->name, "--help") == 0)
-        print_help();
-    else
-        print_version();
+    if (strcmp(row->name, "--version") == 0) {
+        o->version = 1;
+        return 1;
+    }
+    print_help();
     exit(output_close() ? 0 : 1);
 }
 
@@ -639,7 +633,7 @@ int options_parse(options *o, int argc, char **argv)
         fprintf(message_stream(), "ksum: out of memory\n");
         return 0;
     }
-    while (ok && (c = getopt_long(argc, argv, shorts, longs, NULL)) != -1)
+    while (ok && !o->version && (c = getopt_long(argc, argv, shorts, longs, NULL)) != -1)
         ok = parse_one(o, c, optarg);
     free(longs);
     free(shorts);

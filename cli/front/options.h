@@ -131,6 +131,7 @@ struct options {
     int untagged;            /* --untagged was given (the default form) */
     size_t length_bits;      /* -l; 0 when absent (then in size, bytes) */
     const char *length_arg;  /* the last -l as given, for its message */
+    int version;             /* --version: print it, do nothing else */
     int text_after_tag;      /* --text came after --tag (coreutils refuses) */
     /* One object in parts (issue 20, parts.c). */
     const char *part_share;  /* --part K/N */
@@ -146,7 +147,7 @@ const char *option_name(const options *o, unsigned bit);
 const char *option_text(const options *o, const char *param);
 
 /* Parses argv; on a usage error prints the message and returns 0 (then
- * options_free is still due).  Exits for --help and --version. */
+ * options_free is still due).  Exits for --help; stops at --version. */
 int options_parse(options *o, int argc, char **argv);
 
 /* The last -l is a whole number of bytes, at least one; else says why. */

@@ -5,10 +5,11 @@ import hashlib
 import os
 import re
 import stat
+import subprocess
 
 import pytest
 
-from conftest import run
+from conftest import KSUM, run
 
 SHA3_ABC = hashlib.sha3_256(b"abc").hexdigest()
 SHA3_EMPTY = hashlib.sha3_256(b"").hexdigest()
@@ -275,8 +276,15 @@ def test_help_lists_every_switch_and_option_and_version():
         assert opt in text
     code, out, _ = run(["--version"])
     assert code == 0 and out.startswith(b"ksum (ksumprov) ")
-    # b3sum's and rhash's -V (issue 19)
+    # b3sum's and rhash's -V
     assert run(["-V"])[:2] == (0, out)
+    # the kernel the provider chose, as EVP reports it
+    assert re.search(rb"^Keccak-p backend: \S+ \(\d+ states? a call\)$", out, re.M), out
+    forced = subprocess.run([KSUM, "-V"], env=dict(os.environ, KSUM_SIMD="portable"),
+                            stdout=subprocess.PIPE, check=True).stdout
+    assert forced.endswith(b"\nKeccak-p backend: portable (1 state a call)\n")
+    # --version ends the options, as in coreutils: what follows is not judged
+    assert run(["--version", "--no-such-option"])[:2] == (0, out)
     # one screen, and where the rest is
     assert len(text.splitlines()) <= 45
     assert "man ksum" in text and "bits" in text
