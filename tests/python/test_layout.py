@@ -175,8 +175,10 @@ def test_parameter_options_have_their_own_numbers_and_the_providers_rules():
     """A parameter option's number is its bit (TAKES_PARAM) and its slot in
     options.param: each once, below OPTIONS_PARAMS_MAX; its parameter has a
     macro in ksumprov.h and a rule in params.c."""
-    rows = PARAM_ROW.findall(table("cli/front/options.c", "const option_row option_rows[] = {"))
-    assert [r[0] for r in rows] == ["--customization", "--function", "--block-size", "--domain"]
+    text = table("cli/front/options.c", "const option_row option_rows[] = {")
+    rows = PARAM_ROW.findall(text)
+    # every PARAM( row of the table is read, whatever options there are
+    assert rows and len(rows) == len(re.findall(r"\bPARAM\(", text))
     limit = int(re.search(r"#define OPTIONS_PARAMS_MAX (\d+)",
                           open(os.path.join(CLI, "front", "options.h")).read()).group(1))
     numbers = [int(r[1]) for r in rows]
