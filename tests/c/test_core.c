@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Tests of the Keccak core below the provider: every backend against the
- * portable one, the sponge on every backend (also several sponges absorbing
- * together), and the length encoders at their limits.  Run on random inputs from a fixed seed.
+ * portable one, and against a byte-wise absorb at every rate a mode may
+ * have (one to 24 lanes), the sponge on every backend (also several sponges
+ * absorbing together), and the length encoders at their limits.  Run on random inputs from a fixed seed.
  */
 #include "../../provider/modes/kangaroo.h"
 #include "../../provider/modes/sp800_185.h"
@@ -105,6 +106,81 @@ static void compare_absorb_multi(const keccak_backend *be)
         keccak_serial_absorb_multi(keccak_portable_absorb, lanes, sb, r, rate, ins,
                                    blocks);
         CHECK(memcmp(a, b, sizeof a) == 0, "%s absorb_multi trial %d", be->name, trial);
+    }
+}
+
+/* Every rate a mode row may have (keccak_rate_ok): today's and those no
+ * algorithm has yet, which must absorb as exactly as today's do. */
+static const unsigned any_rates[] = {8, 16, 24, 32, 40, 48, 56, 64, 72, 80,
+                                     88, 96, 104, 112, 120, 128, 136, 144,
+                                     152, 160, 168, 176, 184, 192};
+#define ANY_RATES (sizeof any_rates / sizeof any_rates[0])
+
+/* The absorb as FIPS 202 writes it, byte by byte into the state, sharing
+ * no code with the backends' absorb loops. */
+static void bytewise_absorb(uint64_t s[KECCAK_STATE_LANES], unsigned r,
+                            unsigned rate, const uint8_t *in, size_t nblocks)
+{
+    for (; nblocks > 0; nblocks--, in += rate) {
+        for (unsigned i = 0; i < rate; i++)
+            s[i / 8] ^= (uint64_t)in[i] << (8 * (i % 8));
+        keccak_portable_permute(s, r);
+    }
+}
+
+/* The single-state absorb at every rate against the byte-wise one. */
+static void compare_any_rate(const keccak_backend *be)
+{
+    static uint8_t in[3 * 192];
+
+    for (size_t k = 0; k < ANY_RATES; k++) {
+        for (int trial = 0; trial < 4; trial++) {
+            uint64_t a[25], b[25];
+            unsigned r = trial % 2 ? 12 : 24;
+            size_t blocks = 1 + (size_t)trial % 3;
+            test_random((uint8_t *)a, sizeof a);
+            test_random(in, sizeof in);
+            memcpy(b, a, sizeof a);
+            be->absorb(a, r, any_rates[k], in, blocks);
+            bytewise_absorb(b, r, any_rates[k], in, blocks);
+            CHECK(memcmp(a, b, sizeof a) == 0, "%s absorb at rate %u", be->name,
+                  any_rates[k]);
+        }
+    }
+}
+
+/* The multi-state absorb at every rate, all lanes at one rate (the
+ * kernels' transposed loads) and at unequal rates (their word-by-word
+ * loads), some lanes idle, against the byte-wise absorb lane by lane. */
+static void compare_any_rate_multi(const keccak_backend *be)
+{
+    enum { L = KECCAK_LANES_MAX };
+    static uint8_t in[L][3 * 192];
+
+    for (int trial = 0; trial < 4 * (int)ANY_RATES; trial++) {
+        uint64_t a[L][25], b[L][25];
+        uint64_t *sa[L];
+        const uint8_t *ins[L];
+        unsigned rate[L], r = trial % 2 ? 12 : 24;
+        size_t blocks = 1 + (size_t)trial % 3;
+        int equal = trial / 2 % 2 == 0;
+
+        test_random((uint8_t *)a, sizeof a);
+        test_random((uint8_t *)in, sizeof in);
+        memcpy(b, a, sizeof a);
+        for (unsigned j = 0; j < be->lanes; j++) {
+            sa[j] = a[j];
+            rate[j] = equal ? any_rates[trial / 4] : any_rates[test_random_u64() % ANY_RATES];
+            ins[j] = trial % 8 >= 4 && j % 3 == 1 ? NULL : in[j];
+        }
+        be->absorb_multi(sa, r, rate, ins, blocks);
+        for (unsigned j = 0; j < be->lanes; j++) {
+            if (ins[j] != NULL)
+                bytewise_absorb(b[j], r, rate[j], in[j], blocks);
+            CHECK(memcmp(a[j], b[j], sizeof a[j]) == 0,
+                  "%s absorb_multi lane %u of %u at rate %u (%s rates)", be->name, j,
+                  be->lanes, rate[j], equal ? "equal" : "unequal");
+        }
     }
 }
 
@@ -362,6 +438,8 @@ static void compare_all(const keccak_backend *be)
 {
     printf("backend %s (%u lanes)\n", be->name, be->lanes);
     compare_backend(be);
+    compare_any_rate(be);
+    compare_any_rate_multi(be);
     compare_hash_many(be);
     compare_absorb_multi(be);
     compare_sponge_multi(be);
