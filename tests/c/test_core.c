@@ -3,8 +3,10 @@
  * Tests of the Keccak core below the provider: every backend against the
  * portable one, and against a byte-wise absorb at every rate a mode may
  * have (one to 24 lanes), the sponge on every backend (also several sponges
- * absorbing together), and the length encoders at their limits.  Run on random inputs from a fixed seed.
+ * absorbing together), the refusal of other rates, and the length encoders
+ * at their limits.  Run on random inputs from a fixed seed.
  */
+#include "../../provider/glue/algorithms.h"
 #include "../../provider/modes/kangaroo.h"
 #include "../../provider/modes/sp800_185.h"
 #include "testutil.h"
@@ -434,6 +436,32 @@ static void test_leaf_counter(void)
           (unsigned long long)t.count);
 }
 
+/* The one check of rates: whole lanes from 8 to 192 bytes pass, anything
+ * else is refused, and so is a table of algorithms with a row at such a
+ * rate, which the provider would then not start with. */
+static void test_rate_refusal(void)
+{
+    static const unsigned refused[] = {0, 1, 4, 7, 9, 100, 135, 137, 196, 200, 208};
+    enum { N = KSUM_ALG_COUNT };
+    ksum_alg algs[N];
+    mode_desc bad;
+
+    for (unsigned rate = 8; rate <= 192; rate += 8)
+        CHECK(keccak_rate_ok(rate), "rate %u refused", rate);
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+        CHECK(!keccak_rate_ok(refused[i]), "rate %u accepted", refused[i]);
+    CHECK(ksum_algs_absorbable(ksum_algs, N), "the provider's own rows refused");
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        size_t row = i % N;
+        memcpy(algs, ksum_algs, sizeof algs);
+        bad = *ksum_algs[row].mode;
+        bad.rate = (uint16_t)refused[i];
+        algs[row].mode = &bad;
+        CHECK(!ksum_algs_absorbable(algs, N), "row %zu at rate %u accepted", row,
+              refused[i]);
+    }
+}
+
 static void compare_all(const keccak_backend *be)
 {
     printf("backend %s (%u lanes)\n", be->name, be->lanes);
@@ -461,6 +489,7 @@ int main(void)
     for (int i = 0; i < 3; i++)
         compare_all(&keccak_serial_backends[i]);
     printf("active backend: %s\n", keccak_backend_active()->name);
+    test_rate_refusal();
     test_squeeze_pieces();
     test_encoders();
     test_leaf_counter();
