@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Tests of the Keccak core below the provider: every backend against the
- * portable one, and against a byte-wise absorb at every rate a mode may
- * have (one to 24 lanes), the sponge on every backend (also several sponges
- * absorbing together), the refusal of other rates, and the length encoders
- * at their limits.  Run on random inputs from a fixed seed.
+ * portable one, and against a byte-wise absorb and sponge at every rate a
+ * mode may have (one to 24 lanes), the sponge on every backend (also
+ * several sponges absorbing together), the refusal of other rates, and the
+ * length encoders at their limits.  Run on random inputs from a fixed seed.
  */
 #include "../../provider/glue/algorithms.h"
 #include "../../provider/modes/kangaroo.h"
@@ -148,6 +148,62 @@ static void compare_any_rate(const keccak_backend *be)
             CHECK(memcmp(a, b, sizeof a) == 0, "%s absorb at rate %u", be->name,
                   any_rates[k]);
         }
+    }
+}
+
+/* The sponge at that rate as FIPS 202 writes it: bytewise_absorb over the
+ * padded message, then the first rate bytes of each state squeezed. */
+static void bytewise_sponge(unsigned rate, const uint8_t *in, size_t len,
+                            uint8_t *out, size_t outlen)
+{
+    uint64_t s[KECCAK_STATE_LANES] = {0};
+    uint8_t block[192];
+    size_t tail = len % rate;
+
+    bytewise_absorb(s, 24, rate, in, len / rate);
+    memset(block, 0, sizeof block);
+    memcpy(block, in + len - tail, tail);
+    block[tail] ^= 0x1F;
+    block[rate - 1] ^= 0x80;
+    bytewise_absorb(s, 24, rate, block, 1);
+    for (size_t i = 0; i < outlen; i++) {
+        if (i > 0 && i % rate == 0)
+            keccak_portable_permute(s, 24);
+        out[i] = (uint8_t)(s[i % rate / 8] >> (8 * (i % 8)));
+    }
+}
+
+/* The sponge and the leaf hashes side by side at every rate, through be:
+ * the layers above the backends take the rate as it comes. */
+static void compare_any_rate_sponge(const keccak_backend *be)
+{
+    enum { N = KECCAK_LANES_MAX + 1, OUT = 2 * 192 + 5 };
+    static uint8_t in[N][3 * 192], got[N][OUT], want[N][OUT];
+
+    for (size_t k = 0; k < ANY_RATES; k++) {
+        unsigned rate = any_rates[k];
+        size_t len = (k * 37) % (3 * rate);
+        const uint8_t *ins[N];
+        uint8_t *outs[N];
+        sponge sp;
+
+        test_random((uint8_t *)in, sizeof in);
+        sponge_init(&sp, be, rate, 24, 0x1F);
+        sponge_absorb(&sp, in[0], len / 2);
+        sponge_absorb(&sp, in[0] + len / 2, len - len / 2);
+        sponge_squeeze(&sp, got[0], OUT);
+        bytewise_sponge(rate, in[0], len, want[0], OUT);
+        CHECK(memcmp(got[0], want[0], OUT) == 0, "%s sponge at rate %u, %zu bytes",
+              be->name, rate, len);
+        for (unsigned j = 0; j < N; j++) {
+            ins[j] = in[j];
+            outs[j] = got[j];
+            bytewise_sponge(rate, in[j], len, want[j], OUT);
+        }
+        sponge_hash_many(be, N, rate, 24, 0x1F, ins, len, outs, OUT);
+        for (unsigned j = 0; j < N; j++)
+            CHECK(memcmp(got[j], want[j], OUT) == 0, "%s hash_many %u at rate %u",
+                  be->name, j, rate);
     }
 }
 
@@ -470,6 +526,7 @@ static void compare_all(const keccak_backend *be)
     compare_backend(be);
     compare_any_rate(be);
     compare_any_rate_multi(be);
+    compare_any_rate_sponge(be);
     compare_hash_many(be);
     compare_absorb_multi(be);
     compare_sponge_multi(be);
