@@ -13,6 +13,14 @@ const ksum_alg ksum_algs[KSUM_ALG_COUNT] = {
     KSUM_DIGESTS(KSUM_ALG_ROW) KSUM_MACS(KSUM_ALG_ROW)
 };
 
+int ksum_algs_absorbable(const ksum_alg *algs, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!keccak_rate_ok(algs[i].mode->rate))
+            return 0;
+    return 1;
+}
+
 int ksum_openssl_at_least(unsigned major, unsigned minor)
 {
     unsigned have_major = OPENSSL_version_major();

@@ -97,6 +97,11 @@ typedef struct ksum_alg {
 
 extern const ksum_alg ksum_algs[KSUM_ALG_COUNT];
 
+/* Every one of the n rows has a sponge rate the backends absorb exactly
+ * (keccak_rate_ok); the provider refuses to start otherwise, since a row
+ * at another rate would give wrong digests without an error. */
+int ksum_algs_absorbable(const ksum_alg *algs, size_t n);
+
 /* The OpenSSL library running is at least major.minor (a module links the
  * libcrypto of the process that loads it, so this is the core's version). */
 int ksum_openssl_at_least(unsigned major, unsigned minor);

@@ -150,8 +150,11 @@ static const OSSL_DISPATCH provider_functions[] = {
 int ksumprov_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
                   const OSSL_DISPATCH **out, void **provctx)
 {
-    ksum_provctx *prov = OPENSSL_zalloc(sizeof *prov);
+    ksum_provctx *prov;
 
+    if (!ksum_algs_absorbable(ksum_algs, KSUM_ALG_COUNT))
+        return 0;
+    prov = OPENSSL_zalloc(sizeof *prov);
     if (prov == NULL)
         return 0;
     prov->handle = handle;

@@ -31,15 +31,15 @@ typedef struct keccak_backend {
     unsigned lanes;     /* states absorb_multi takes: 1, 2, 4 or 8 */
     /* Keccak-p[1600, rounds] on one state; rounds is even, 2..24. */
     void (*permute)(uint64_t s[KECCAK_STATE_LANES], unsigned rounds);
-    /* XOR nblocks whole blocks of rate bytes into s, permuting after each. */
+    /* XOR nblocks whole blocks of rate bytes into s, permuting after each
+     * (any rate keccak_rate_ok accepts). */
     void (*absorb)(uint64_t s[KECCAK_STATE_LANES], unsigned rounds,
                    unsigned rate, const uint8_t *in, size_t nblocks);
     /* Up to `lanes` separate states absorbing nblocks whole blocks each,
      * side by side (the arrays have `lanes` entries): state s[j] takes
      * rate[j] bytes a block from in[j] and is permuted after each.  A lane
      * whose in[j] is NULL is idle: s[j] and rate[j] are not used.  Rates
-     * may differ (each one a rate the single-state absorb takes: 72, 104,
-     * 136, 144 or 168); rounds are shared.  The states must not overlap.
+     * may differ (each one keccak_rate_ok); rounds are shared.  The states must not overlap.
      * How the active lanes share the kernel is the backend's choice, from
      * its costs (an 8-way kernel steps down to its 4-way one, one lane to
      * the single-state loop). */
@@ -47,6 +47,17 @@ typedef struct keccak_backend {
                          const unsigned rate[], const uint8_t *const in[],
                          size_t nblocks);
 } keccak_backend;
+
+/* The rates every backend absorbs exactly: whole 8-byte lanes, from one
+ * lane to 24 (the last lane of the 25 is always capacity).  The glue
+ * refuses a mode whose rate is not one of them, rather than let a kernel
+ * absorb a part of each block. */
+#define KECCAK_RATE_MAX 192
+
+static inline int keccak_rate_ok(unsigned rate)
+{
+    return rate >= 8 && rate <= KECCAK_RATE_MAX && rate % 8 == 0;
+}
 
 /* The backend chosen once from the CPU and KSUM_SIMD (a name of
  * keccak_backend_names; one this CPU cannot run is ignored). */

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Tests of the Keccak core below the provider: every backend against the
- * portable one, the sponge on every backend (also several sponges absorbing
- * together), and the length encoders at their limits.  Run on random inputs from a fixed seed.
+ * portable one, and against a byte-wise absorb and sponge at every rate a
+ * mode may have (one to 24 lanes), the sponge on every backend (also
+ * several sponges absorbing together), the refusal of other rates, and the
+ * length encoders at their limits.  Run on random inputs from a fixed seed.
  */
+#include "../../provider/glue/algorithms.h"
 #include "../../provider/modes/kangaroo.h"
 #include "../../provider/modes/sp800_185.h"
 #include "testutil.h"
@@ -105,6 +108,139 @@ static void compare_absorb_multi(const keccak_backend *be)
         keccak_serial_absorb_multi(keccak_portable_absorb, lanes, sb, r, rate, ins,
                                    blocks);
         CHECK(memcmp(a, b, sizeof a) == 0, "%s absorb_multi trial %d", be->name, trial);
+    }
+}
+
+/* Every rate a mode row may have (keccak_rate_ok): today's and those no
+ * algorithm has yet, which must absorb as exactly as today's do. */
+static const unsigned any_rates[] = {8, 16, 24, 32, 40, 48, 56, 64, 72, 80,
+                                     88, 96, 104, 112, 120, 128, 136, 144,
+                                     152, 160, 168, 176, 184, 192};
+#define ANY_RATES (sizeof any_rates / sizeof any_rates[0])
+
+/* The absorb as FIPS 202 writes it, byte by byte into the state, sharing
+ * no code with the backends' absorb loops. */
+static void bytewise_absorb(uint64_t s[KECCAK_STATE_LANES], unsigned r,
+                            unsigned rate, const uint8_t *in, size_t nblocks)
+{
+    for (; nblocks > 0; nblocks--, in += rate) {
+        for (unsigned i = 0; i < rate; i++)
+            s[i / 8] ^= (uint64_t)in[i] << (8 * (i % 8));
+        keccak_portable_permute(s, r);
+    }
+}
+
+/* The single-state absorb at every rate against the byte-wise one. */
+static void compare_any_rate(const keccak_backend *be)
+{
+    static uint8_t in[3 * 192];
+
+    for (size_t k = 0; k < ANY_RATES; k++) {
+        for (int trial = 0; trial < 4; trial++) {
+            uint64_t a[25], b[25];
+            unsigned r = trial % 2 ? 12 : 24;
+            size_t blocks = 1 + (size_t)trial % 3;
+            test_random((uint8_t *)a, sizeof a);
+            test_random(in, sizeof in);
+            memcpy(b, a, sizeof a);
+            be->absorb(a, r, any_rates[k], in, blocks);
+            bytewise_absorb(b, r, any_rates[k], in, blocks);
+            CHECK(memcmp(a, b, sizeof a) == 0, "%s absorb at rate %u", be->name,
+                  any_rates[k]);
+        }
+    }
+}
+
+/* The sponge at that rate as FIPS 202 writes it: bytewise_absorb over the
+ * padded message, then the first rate bytes of each state squeezed. */
+static void bytewise_sponge(unsigned rate, const uint8_t *in, size_t len,
+                            uint8_t *out, size_t outlen)
+{
+    uint64_t s[KECCAK_STATE_LANES] = {0};
+    uint8_t block[192];
+    size_t tail = len % rate;
+
+    bytewise_absorb(s, 24, rate, in, len / rate);
+    memset(block, 0, sizeof block);
+    memcpy(block, in + len - tail, tail);
+    block[tail] ^= 0x1F;
+    block[rate - 1] ^= 0x80;
+    bytewise_absorb(s, 24, rate, block, 1);
+    for (size_t i = 0; i < outlen; i++) {
+        if (i > 0 && i % rate == 0)
+            keccak_portable_permute(s, 24);
+        out[i] = (uint8_t)(s[i % rate / 8] >> (8 * (i % 8)));
+    }
+}
+
+/* The sponge and the leaf hashes side by side at every rate, through be:
+ * the layers above the backends take the rate as it comes. */
+static void compare_any_rate_sponge(const keccak_backend *be)
+{
+    enum { N = KECCAK_LANES_MAX + 1, OUT = 2 * 192 + 5 };
+    static uint8_t in[N][3 * 192], got[N][OUT], want[N][OUT];
+
+    for (size_t k = 0; k < ANY_RATES; k++) {
+        unsigned rate = any_rates[k];
+        size_t len = (k * 37) % (3 * rate);
+        const uint8_t *ins[N];
+        uint8_t *outs[N];
+        sponge sp;
+
+        test_random((uint8_t *)in, sizeof in);
+        sponge_init(&sp, be, rate, 24, 0x1F);
+        sponge_absorb(&sp, in[0], len / 2);
+        sponge_absorb(&sp, in[0] + len / 2, len - len / 2);
+        sponge_squeeze(&sp, got[0], OUT);
+        bytewise_sponge(rate, in[0], len, want[0], OUT);
+        CHECK(memcmp(got[0], want[0], OUT) == 0, "%s sponge at rate %u, %zu bytes",
+              be->name, rate, len);
+        for (unsigned j = 0; j < N; j++) {
+            ins[j] = in[j];
+            outs[j] = got[j];
+            bytewise_sponge(rate, in[j], len, want[j], OUT);
+        }
+        sponge_hash_many(be, N, rate, 24, 0x1F, ins, len, outs, OUT);
+        for (unsigned j = 0; j < N; j++)
+            CHECK(memcmp(got[j], want[j], OUT) == 0, "%s hash_many %u at rate %u",
+                  be->name, j, rate);
+    }
+}
+
+/* The multi-state absorb at every rate, all lanes at one rate (the
+ * kernels' transposed loads) and at unequal rates (their word-by-word
+ * loads), from one active lane to all (every kernel a backend steps down
+ * to), the idle ones anywhere, against the byte-wise absorb lane by lane. */
+static void compare_any_rate_multi(const keccak_backend *be)
+{
+    enum { L = KECCAK_LANES_MAX };
+    static uint8_t in[L][3 * 192];
+
+    for (int trial = 0; trial < 4 * (int)ANY_RATES; trial++) {
+        uint64_t a[L][25], b[L][25];
+        uint64_t *sa[L];
+        const uint8_t *ins[L];
+        unsigned rate[L], r = trial % 2 ? 12 : 24;
+        unsigned active = 1 + (unsigned)trial * 3 % be->lanes;
+        size_t blocks = 1 + (size_t)trial % 3;
+        int equal = trial / 2 % 2 == 0;
+
+        test_random((uint8_t *)a, sizeof a);
+        test_random((uint8_t *)in, sizeof in);
+        memcpy(b, a, sizeof a);
+        for (unsigned j = 0; j < be->lanes; j++) {
+            sa[j] = a[j];
+            rate[j] = equal ? any_rates[trial / 4] : any_rates[test_random_u64() % ANY_RATES];
+            ins[j] = (j + (unsigned)trial) % be->lanes < active ? in[j] : NULL;
+        }
+        be->absorb_multi(sa, r, rate, ins, blocks);
+        for (unsigned j = 0; j < be->lanes; j++) {
+            if (ins[j] != NULL)
+                bytewise_absorb(b[j], r, rate[j], in[j], blocks);
+            CHECK(memcmp(a[j], b[j], sizeof a[j]) == 0,
+                  "%s absorb_multi lane %u of %u at rate %u (%s rates)", be->name, j,
+                  be->lanes, rate[j], equal ? "equal" : "unequal");
+        }
     }
 }
 
@@ -358,10 +494,39 @@ static void test_leaf_counter(void)
           (unsigned long long)t.count);
 }
 
+/* The one check of rates: whole lanes from 8 to 192 bytes pass, anything
+ * else is refused, and so is a table of algorithms with a row at such a
+ * rate, which the provider would then not start with. */
+static void test_rate_refusal(void)
+{
+    static const unsigned refused[] = {0, 1, 4, 7, 9, 100, 135, 137, 196, 200, 208};
+    enum { N = KSUM_ALG_COUNT };
+    ksum_alg algs[N];
+    mode_desc bad;
+
+    for (unsigned rate = 8; rate <= 192; rate += 8)
+        CHECK(keccak_rate_ok(rate), "rate %u refused", rate);
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+        CHECK(!keccak_rate_ok(refused[i]), "rate %u accepted", refused[i]);
+    CHECK(ksum_algs_absorbable(ksum_algs, N), "the provider's own rows refused");
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        size_t row = i % N;
+        memcpy(algs, ksum_algs, sizeof algs);
+        bad = *ksum_algs[row].mode;
+        bad.rate = (uint16_t)refused[i];
+        algs[row].mode = &bad;
+        CHECK(!ksum_algs_absorbable(algs, N), "row %zu at rate %u accepted", row,
+              refused[i]);
+    }
+}
+
 static void compare_all(const keccak_backend *be)
 {
     printf("backend %s (%u lanes)\n", be->name, be->lanes);
     compare_backend(be);
+    compare_any_rate(be);
+    compare_any_rate_multi(be);
+    compare_any_rate_sponge(be);
     compare_hash_many(be);
     compare_absorb_multi(be);
     compare_sponge_multi(be);
@@ -383,6 +548,7 @@ int main(void)
     for (int i = 0; i < 3; i++)
         compare_all(&keccak_serial_backends[i]);
     printf("active backend: %s\n", keccak_backend_active()->name);
+    test_rate_refusal();
     test_squeeze_pieces();
     test_encoders();
     test_leaf_counter();

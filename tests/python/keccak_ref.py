@@ -192,3 +192,29 @@ def kmac(strength, key, data, outlen, custom=b"", xof=False):
     rate = 168 if strength == 128 else 136
     x = bytepad(encode_string(key), rate) + data + right_encode(0 if xof else 8 * outlen)
     return cshake(strength, x, outlen, b"KMAC", custom)
+
+
+# SP 800-185 and the kangaroo trees on this file's sponge alone, for the
+# cases pycryptodome cannot take (Debian's 3.11 encodes a customization
+# string over 31 bytes wrongly, and has no TupleHash).
+
+def cshake_sponge(strength, data, outlen, function=b"", custom=b""):
+    rate = 200 - strength // 4
+    if not function and not custom:
+        return sponge(data, rate, 24, 0x1F, outlen)
+    prefix = bytepad(encode_string(function) + encode_string(custom), rate)
+    return sponge(prefix + data, rate, 24, 0x04, outlen)
+
+
+def tuplehash(strength, elements, outlen, custom=b"", xof=False):
+    x = b"".join(encode_string(e) for e in elements)
+    x += right_encode(0 if xof else 8 * outlen)
+    return cshake_sponge(strength, x, outlen, b"TupleHash", custom)
+
+
+def kangaroo_cvs(msg, custom, rate, rounds, cv_len):
+    """The chaining values of S's chunks after the first, in order: what
+    the final node takes after S_0."""
+    s = msg + custom + length_encode(len(custom))
+    return [sponge(s[i:i + 8192], rate, rounds, 0x0B, cv_len)
+            for i in range(8192, len(s), 8192)]
