@@ -95,21 +95,27 @@ static int parse_tagged(char *line, size_t len, check_line *out)
     return 1;
 }
 
-/* "DIGEST  NAME", "DIGEST *NAME", or "DIGEST NAME" (BSD's reversed form);
- * a tab after the digest is a space, as coreutils reads it. */
-static int parse_untagged(char *line, size_t len, check_line *out)
+/* "DIGEST  NAME", "DIGEST *NAME", or "DIGEST NAME" (BSD's reversed form),
+ * in the list's *form (check.h); a tab after the digest is a space, as
+ * coreutils reads it.  As coreutils, a line is of the two-character form
+ * when a space or star follows the blank after the digest and a name
+ * follows that. */
+static int parse_untagged(char *line, size_t len, int *form, check_line *out)
 {
     size_t n = 0, at;
+    int two;
 
     while (n < len && digest_char(line[n], 0))
         n++;
     at = n + 1;
     if (n == 0 || at >= len || (line[n] != ' ' && line[n] != '\t'))
         return 0;
-    if (line[at] == ' ' || line[at] == '*')
-        at++;
-    if (at >= len)
+    two = (line[at] == ' ' || line[at] == '*') && at + 1 < len;
+    if (*form == CHECK_FORM_UNKNOWN)
+        *form = two ? CHECK_FORM_TWO : CHECK_FORM_ONE;
+    if (*form == CHECK_FORM_TWO && !two)
         return 0;
+    at += *form == CHECK_FORM_TWO;
     out->tag = NULL;
     out->digest = line;
     out->digest_len = n;
@@ -117,7 +123,7 @@ static int parse_untagged(char *line, size_t len, check_line *out)
     return 1;
 }
 
-int check_parse_line(char *line, size_t len, check_line *out)
+int check_parse_line(char *line, size_t len, int *form, check_line *out)
 {
     int escaped;
 
@@ -129,7 +135,7 @@ int check_parse_line(char *line, size_t len, check_line *out)
     escaped = len > 0 && line[0] == '\\';
     if (escaped)
         line++, len--;
-    if (!parse_tagged(line, len, out) && !parse_untagged(line, len, out))
+    if (!parse_tagged(line, len, out) && !parse_untagged(line, len, form, out))
         return 0;
     return unescape(out->name, &out->name_len, escaped);
 }
@@ -203,6 +209,7 @@ typedef struct checker {
     int reading;            /* r reads it */
     int ending;             /* a read error: its summary is next */
     unsigned long lineno;
+    int form;               /* of its untagged lines (check.h) */
     int keyed;              /* a key was given: every line must be verified */
     unsigned applied;       /* TAKES_* of the algorithms of the lines checked */
     struct {                /* the last tag resolved, for lists of one kind */
@@ -754,7 +761,7 @@ static int line_item(checker *c, check_item *it)
         line[--len] = '\0';
     if (len == 0 || line[0] == '#')
         return 0;
-    if (check_parse_line(line, len, &l))
+    if (check_parse_line(line, len, &c->form, &l))
         fate = line_algorithm(c, &l, &p);
     if (fate == LINE_CHECKED)
         fate = check_entry(c, &l, &p, it);
@@ -851,6 +858,7 @@ static int open_list(checker *c, check_item *it)
     c->is_stdin = strcmp(c->path, "-") == 0;
     c->label = c->is_stdin ? "standard input" : c->path;
     c->lineno = 0;
+    c->form = CHECK_FORM_UNKNOWN;
     c->ending = 0;
     fd = c->is_stdin ? STDIN_FILENO : open(c->path, O_RDONLY | O_NOCTTY);
     if (fd < 0) {
