@@ -40,6 +40,13 @@ void print_message_name(FILE *f, const char *name);
 int names_need_escape(char *const *names, size_t n);
 void print_names(FILE *f, char *const *names, size_t n, int escape);
 
+/* Standard output from here on: lines held and written whole (at most
+ * PIPE_BUF bytes of whole lines a write, or one longer line alone), so that
+ * the lines of processes sharing a pipe never mix.  Called once, first. */
+void output_open(void);
+/* What ends a line: '\n' (the default), or NUL for --zero. */
+void output_line_end(char end);
+
 /* Standard error, for one message, after standard output has been flushed,
  * so that "> log 2>&1" keeps the order of lines and messages. */
 FILE *message_stream(void);
