@@ -202,16 +202,25 @@ static void append(char *buf, size_t size, size_t *n, const char *fmt, ...)
         *n = *n + (size_t)k < size ? *n + (size_t)k : size - 1;
 }
 
-void openssl_reason(char *buf, size_t size)
+/* OpenSSL's reason, and the provider's (whose codes are its own). */
+static int memory_reason(unsigned long e, const char *reason)
+{
+    return ERR_GET_REASON(e) == ERR_R_MALLOC_FAILURE ||
+           (reason != NULL && (strcmp(reason, "out of memory") == 0 ||
+                               strcmp(reason, "malloc failure") == 0));
+}
+
+int openssl_reason(char *buf, size_t size)
 {
     const char *data;
-    int flags;
+    int flags, memory = 0;
     unsigned long e;
     size_t n = 0;
 
     buf[0] = '\0';
     while ((e = ERR_get_error_all(NULL, NULL, NULL, &data, &flags)) != 0) {
         const char *reason = ERR_reason_error_string(e);
+        memory |= memory_reason(e, reason);
         append(buf, size, &n, "%s", n > 0 ? "; " : "");
         if (reason != NULL)
             append(buf, size, &n, "%s", reason);
@@ -222,6 +231,7 @@ void openssl_reason(char *buf, size_t size)
     }
     if (n == 0)
         append(buf, size, &n, "no reason given");
+    return memory;
 }
 
 int output_ok(void)

@@ -52,8 +52,9 @@ void output_line_end(char end);
 FILE *message_stream(void);
 
 /* OpenSSL's reasons for this thread's last failure on one line ("reason
- * (detail); ..."), into buf; empties the thread's error queue. */
-void openssl_reason(char *buf, size_t size);
+ * (detail); ..."), into buf; empties the thread's error queue.  Returns 1
+ * when one of them is a want of memory, which is no fault of the input. */
+int openssl_reason(char *buf, size_t size);
 
 /* To be called after each line or piece written to standard output, before
  * anything else is written: 1 while every write has worked.  The first
