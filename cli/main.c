@@ -152,10 +152,12 @@ int main(int argc, char **argv)
     hold_standard_descriptors();
     /* One write per message line, in its place among the output lines. */
     setvbuf(stderr, NULL, _IOLBF, 0);
+    output_open();
     if (!options_parse(&o, argc, argv) || (!o.version && !options_judge(&o))) {
         options_free(&o);
         return 1;
     }
+    output_line_end(o.zero ? '\0' : '\n');
     lib = ksumprov_context(&prov);
     if (lib == NULL) {
         options_free(&o);

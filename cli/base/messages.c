@@ -3,11 +3,13 @@
 #include "base/messages.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <openssl/err.h>
 #include <stdarg.h>
 #include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Control characters could move the cursor or recolour the terminal when
  * a hostile file name is printed, so they are escaped too. */
@@ -44,10 +46,147 @@ void print_name(FILE *f, const char *name, int escape)
     }
 }
 
+/* ---- standard output, in whole lines ---- */
+
+/* Several processes may write one pipe (xargs -P), where a write() of at
+ * most PIPE_BUF bytes is atomic: standard output is held here and written
+ * in whole lines only, at most PIPE_BUF bytes of them a write, or one
+ * longer line alone (pieces only of a line longer than OUT_HELD).  stdout
+ * becomes a stream over this, so that every printer keeps stdio; its own
+ * buffer, flushed here at any byte, saves a call a piece.  Written by one
+ * thread at a time: the stream's lock. */
+#define OUT_HELD ((size_t)64 << 10)
+#define OUT_STDIO ((size_t)16 << 10)
+
+static struct {
+    char buf[OUT_HELD];
+    size_t len;     /* bytes held */
+    size_t done;    /* of them, whole lines: at most PIPE_BUF */
+    char end;       /* what ends a line: '\n', or NUL with --zero */
+    int err;        /* the errno of the write that failed; 0: none */
+    int closed;     /* stdout was closed: nothing to flush at exit */
+    int terminal;   /* each line written at once, as stdio does there */
+} out = {.end = '\n'};
+
+static int write_all(const char *p, size_t n)
+{
+    while (n > 0 && out.err == 0) {
+        ssize_t k = write(STDOUT_FILENO, p, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            out.err = k < 0 ? errno : EIO;
+        else
+            p += k, n -= (size_t)k;
+    }
+    return out.err == 0;
+}
+
+/* Writes the first n bytes held, in one write, and keeps the rest. */
+static int emit(size_t n)
+{
+    int ok = n == 0 || write_all(out.buf, n);
+
+    memmove(out.buf, out.buf + n, out.len - n);
+    out.len -= n;
+    out.done = out.done > n ? out.done - n : 0;
+    return ok;
+}
+
+/* A line ended at out.len: it joins the lines held, or when that would
+ * pass PIPE_BUF they go first, and it alone too when it is longer. */
+static int line_ended(void)
+{
+    if (out.terminal)
+        return emit(out.len);
+    if (out.len > PIPE_BUF && !emit(out.done))
+        return 0;
+    if (out.len > PIPE_BUF)
+        return emit(out.len);
+    out.done = out.len;
+    return 1;
+}
+
+static int hold(const char *p, size_t n)
+{
+    while (n > 0) {
+        size_t take;
+        if (out.len == OUT_HELD && !emit(out.done > 0 ? out.done : out.len))
+            return 0;
+        take = n < OUT_HELD - out.len ? n : OUT_HELD - out.len;
+        memcpy(out.buf + out.len, p, take);
+        out.len += take;
+        p += take;
+        n -= take;
+    }
+    return 1;
+}
+
+static ssize_t stream_write(void *cookie, const char *p, size_t n)
+{
+    (void)cookie;
+    for (size_t left = n; left > 0 && out.err == 0;) {
+        const char *end = memchr(p, out.end, left);
+        size_t take = end != NULL ? (size_t)(end - p) + 1 : left;
+        if (hold(p, take) && end != NULL)
+            line_ended();
+        p += take;
+        left -= take;
+    }
+    errno = out.err;
+    return out.err == 0 ? (ssize_t)n : -1;
+}
+
+static int stream_close(void *cookie)
+{
+    (void)cookie;
+    out.closed = 1;
+    if (!emit(out.len)) {
+        errno = out.err;
+        return -1;
+    }
+    return close(STDOUT_FILENO);
+}
+
+/* What is held, written: before a message, and at exit. */
+static void output_flush(void)
+{
+    if (out.closed)
+        return;
+    fflush(stdout);     /* at exit, before stdio's own flush */
+    flockfile(stdout);
+    emit(out.len);
+    funlockfile(stdout);
+}
+
+void output_open(void)
+{
+    static const cookie_io_functions_t io = {NULL, stream_write, NULL, stream_close};
+    FILE *f = fopencookie(NULL, "w", io);
+
+    int terminal = isatty(STDOUT_FILENO);
+
+    /* Without it, stdio's blocks: lines may tear, nothing is lost. */
+    if (f == NULL || setvbuf(f, NULL, terminal ? _IOLBF : _IOFBF, OUT_STDIO) != 0) {
+        if (f != NULL)
+            fclose(f);
+        return;
+    }
+    fflush(stdout);
+    out.terminal = terminal;
+    stdout = f;
+    atexit(output_flush);   /* an exit before output_close (--help) */
+}
+
+void output_line_end(char end)
+{
+    out.end = end;
+}
+
 FILE *message_stream(void)
 {
     if (!ferror(stdout))
-        fflush(stdout);  /* a failure here is reported by output_ok */
+        output_flush();  /* a failure here is reported by output_ok */
     return stderr;
 }
 
@@ -66,16 +205,25 @@ static void append(char *buf, size_t size, size_t *n, const char *fmt, ...)
         *n = *n + (size_t)k < size ? *n + (size_t)k : size - 1;
 }
 
-void openssl_reason(char *buf, size_t size)
+/* OpenSSL's reason, and the provider's (whose codes are its own). */
+static int memory_reason(unsigned long e, const char *reason)
+{
+    return ERR_GET_REASON(e) == ERR_R_MALLOC_FAILURE ||
+           (reason != NULL && (strcmp(reason, "out of memory") == 0 ||
+                               strcmp(reason, "malloc failure") == 0));
+}
+
+int openssl_reason(char *buf, size_t size)
 {
     const char *data;
-    int flags;
+    int flags, memory = 0;
     unsigned long e;
     size_t n = 0;
 
     buf[0] = '\0';
     while ((e = ERR_get_error_all(NULL, NULL, NULL, &data, &flags)) != 0) {
         const char *reason = ERR_reason_error_string(e);
+        memory |= memory_reason(e, reason);
         append(buf, size, &n, "%s", n > 0 ? "; " : "");
         if (reason != NULL)
             append(buf, size, &n, "%s", reason);
@@ -86,6 +234,7 @@ void openssl_reason(char *buf, size_t size)
     }
     if (n == 0)
         append(buf, size, &n, "no reason given");
+    return memory;
 }
 
 int output_ok(void)
@@ -93,13 +242,14 @@ int output_ok(void)
     /* Standard output is the program's one output; whether its failure was
      * reported belongs with it. */
     static int reported;
-    int err = errno;
+    int err = out.err != 0 ? out.err : errno;
 
-    if (!ferror(stdout))
+    if (!ferror(stdout) && out.err == 0)
         return 1;
     if (!reported) {
         reported = 1;
         __fpurge(stdout);
+        out.len = out.done = 0;
         fprintf(stderr, "ksum: write error: %s\n", strerror(err));
     }
     return 0;

@@ -40,13 +40,21 @@ void print_message_name(FILE *f, const char *name);
 int names_need_escape(char *const *names, size_t n);
 void print_names(FILE *f, char *const *names, size_t n, int escape);
 
+/* Standard output from here on: lines held and written whole (at most
+ * PIPE_BUF bytes of whole lines a write, or one longer line alone), so that
+ * the lines of processes sharing a pipe never mix.  Called once, first. */
+void output_open(void);
+/* What ends a line: '\n' (the default), or NUL for --zero. */
+void output_line_end(char end);
+
 /* Standard error, for one message, after standard output has been flushed,
  * so that "> log 2>&1" keeps the order of lines and messages. */
 FILE *message_stream(void);
 
 /* OpenSSL's reasons for this thread's last failure on one line ("reason
- * (detail); ..."), into buf; empties the thread's error queue. */
-void openssl_reason(char *buf, size_t size);
+ * (detail); ..."), into buf; empties the thread's error queue.  Returns 1
+ * when one of them is a want of memory, which is no fault of the input. */
+int openssl_reason(char *buf, size_t size);
 
 /* To be called after each line or piece written to standard output, before
  * anything else is written: 1 while every write has worked.  The first

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <openssl/crypto.h>
+#include <openssl/err.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,21 +96,27 @@ static int parse_tagged(char *line, size_t len, check_line *out)
     return 1;
 }
 
-/* "DIGEST  NAME", "DIGEST *NAME", or "DIGEST NAME" (BSD's reversed form);
- * a tab after the digest is a space, as coreutils reads it. */
-static int parse_untagged(char *line, size_t len, check_line *out)
+/* "DIGEST  NAME", "DIGEST *NAME", or "DIGEST NAME" (BSD's reversed form),
+ * in the list's *form (check.h); a tab after the digest is a space, as
+ * coreutils reads it.  As coreutils, a line is of the two-character form
+ * when a space or star follows the blank after the digest and a name
+ * follows that. */
+static int parse_untagged(char *line, size_t len, int *form, check_line *out)
 {
     size_t n = 0, at;
+    int two;
 
     while (n < len && digest_char(line[n], 0))
         n++;
     at = n + 1;
     if (n == 0 || at >= len || (line[n] != ' ' && line[n] != '\t'))
         return 0;
-    if (line[at] == ' ' || line[at] == '*')
-        at++;
-    if (at >= len)
+    two = (line[at] == ' ' || line[at] == '*') && at + 1 < len;
+    if (*form == CHECK_FORM_UNKNOWN)
+        *form = two ? CHECK_FORM_TWO : CHECK_FORM_ONE;
+    if (*form == CHECK_FORM_TWO && !two)
         return 0;
+    at += *form == CHECK_FORM_TWO;
     out->tag = NULL;
     out->digest = line;
     out->digest_len = n;
@@ -117,7 +124,7 @@ static int parse_untagged(char *line, size_t len, check_line *out)
     return 1;
 }
 
-int check_parse_line(char *line, size_t len, check_line *out)
+int check_parse_line(char *line, size_t len, int *form, check_line *out)
 {
     int escaped;
 
@@ -129,7 +136,7 @@ int check_parse_line(char *line, size_t len, check_line *out)
     escaped = len > 0 && line[0] == '\\';
     if (escaped)
         line++, len--;
-    if (!parse_tagged(line, len, out) && !parse_untagged(line, len, out))
+    if (!parse_tagged(line, len, out) && !parse_untagged(line, len, form, out))
         return 0;
     return unescape(out->name, &out->name_len, escaped);
 }
@@ -153,15 +160,17 @@ typedef struct counts {
  * first use. */
 typedef struct hasher_cache {
     OSSL_LIB_CTX *lib;
+    int quiet;      /* the reading's: on any thread, it does not print */
     hasher *hashers;
     int *opened;
 } hasher_cache;
 
 #define CACHE_KEYS (2 * algorithm_count)
 
-static int cache_init(hasher_cache *hc, OSSL_LIB_CTX *lib)
+static int cache_init(hasher_cache *hc, OSSL_LIB_CTX *lib, int quiet)
 {
     hc->lib = lib;
+    hc->quiet = quiet;
     hc->hashers = calloc(CACHE_KEYS, sizeof *hc->hashers);
     hc->opened = calloc(CACHE_KEYS, sizeof *hc->opened);
     return hc->hashers != NULL && hc->opened != NULL;
@@ -183,8 +192,12 @@ static hasher *cache_get(hasher_cache *hc, const digest_spec *d)
     hasher *h = &hc->hashers[d->key];
 
     if (!hc->opened[d->key]) {
-        if (!hasher_open(h, hc->lib, d->alg, d->o))
+        if (hc->quiet ? !hasher_open_quiet(h, hc->lib, d->alg, d->o)
+                      : !hasher_open(h, hc->lib, d->alg, d->o)) {
+            hasher_close(h);
+            ERR_clear_error();
             return NULL;
+        }
         hc->opened[d->key] = 1;
     }
     return h;
@@ -203,6 +216,7 @@ typedef struct checker {
     int reading;            /* r reads it */
     int ending;             /* a read error: its summary is next */
     unsigned long lineno;
+    int form;               /* of its untagged lines (check.h) */
     int keyed;              /* a key was given: every line must be verified */
     unsigned applied;       /* TAKES_* of the algorithms of the lines checked */
     struct {                /* the last tag resolved, for lists of one kind */
@@ -252,6 +266,7 @@ enum {
     ITEM_UNREAD,        /* a line that could not be read */
     ITEM_LIST_FAILED,   /* a check file that could not be read at all */
     ITEM_SUMMARY,       /* the end of a check file */
+    ITEM_NO_MEMORY,     /* a line read, with no memory to hold it */
 };
 
 typedef struct check_item {
@@ -286,6 +301,8 @@ typedef struct check_printer {
     counts n;               /* the check file being printed */
     int ok;                 /* every check file passed so far */
     int stopped;            /* standard output failed: stop at once */
+    int no_memory;          /* memory ran out here: said, stop at once */
+    char reason[512];       /* OpenSSL's, of a line hashed here */
 } check_printer;
 
 static void print_result(check_printer *c, const entry *e, const char *what)
@@ -369,6 +386,8 @@ static int compare_here(check_printer *c, const check_item *it, hasher *h, int *
 static int compare_line(check_printer *c, const check_item *it, const file_result *r,
                         hasher *h, int *equal, const char **failed, const char **why)
 {
+    int err;
+
     *failed = it->e.names[0];
     *why = NULL;
     if (it->err != 0)
@@ -380,7 +399,11 @@ static int compare_line(check_printer *c, const check_item *it, const file_resul
         return r->err;
     }
     hasher_set_size(h, it->d.size);
-    return compare_here(c, it, h, equal, failed);
+    err = compare_here(c, it, h, equal, failed);
+    if (err == KSUM_EHASH && openssl_reason(c->reason, sizeof c->reason))
+        return ENOMEM;
+    *why = err == KSUM_EHASH ? c->reason : NULL;
+    return err;
 }
 
 /* --ignore-missing: a line whose file is missing is no line of this
@@ -397,6 +420,15 @@ static int all_missing(const entry *e)
     return 1;
 }
 
+/* Memory ran out on the printing thread: said once (not again when what
+ * failed said it), and the run stops; no line is FAILED for it. */
+static void run_out(check_printer *c, int said)
+{
+    if (!said)
+        message_fail("out of memory");
+    c->no_memory = 1;
+}
+
 static void verify(check_printer *c, const check_item *it, const file_result *r)
 {
     const options *o = c->o;
@@ -404,15 +436,25 @@ static void verify(check_printer *c, const check_item *it, const file_result *r)
     hasher *h = NULL;
     int equal = 0, err;
 
-    if (!it->unfetched && r == NULL && it->err == 0)
-        h = cache_get(&c->hashers, &it->d);
-    if (it->unfetched || (r == NULL && it->err == 0 && h == NULL)) {
-        c->n.unreadable++;  /* not verified: never an improper line */
-        if (!o->status)
-            print_result(c, &it->e, "FAILED open or read");
+    /* A worker's want of memory or EVP failure is not the file's: the line
+     * is hashed here again, and what fails here is said. */
+    if (r != NULL && (r->err == ENOMEM || r->err == KSUM_EHASH))
+        r = NULL;
+    /* The reading could not open its algorithm: memory, as it was opened
+     * when the options were resolved. */
+    if (it->unfetched) {
+        run_out(c, 0);
+        return;
+    }
+    if (r == NULL && it->err == 0 && (h = cache_get(&c->hashers, &it->d)) == NULL) {
+        run_out(c, 1);
         return;
     }
     err = compare_line(c, it, r, h, &equal, &failed, &why);
+    if (err == ENOMEM) {
+        run_out(c, 0);
+        return;
+    }
     if (err == ENOENT && o->ignore_missing && all_missing(&it->e)) {
         c->n.ignored++;
     } else if (err != 0) {
@@ -676,8 +718,7 @@ static int check_entry(checker *c, check_line *l, line_plan *p, check_item *it)
     if (fate != LINE_CHECKED)
         return fate;
     if (!item_of(l, tuple, size, it)) {
-        it->kind = ITEM_UNREAD;
-        it->err = ENOMEM;
+        it->kind = ITEM_NO_MEMORY;
         return LINE_CHECKED;
     }
     it->kind = ITEM_LINE;
@@ -754,7 +795,7 @@ static int line_item(checker *c, check_item *it)
         line[--len] = '\0';
     if (len == 0 || line[0] == '#')
         return 0;
-    if (check_parse_line(line, len, &l))
+    if (check_parse_line(line, len, &c->form, &l))
         fate = line_algorithm(c, &l, &p);
     if (fate == LINE_CHECKED)
         fate = check_entry(c, &l, &p, it);
@@ -851,6 +892,7 @@ static int open_list(checker *c, check_item *it)
     c->is_stdin = strcmp(c->path, "-") == 0;
     c->label = c->is_stdin ? "standard input" : c->path;
     c->lineno = 0;
+    c->form = CHECK_FORM_UNKNOWN;
     c->ending = 0;
     fd = c->is_stdin ? STDIN_FILENO : open(c->path, O_RDONLY | O_NOCTTY);
     if (fd < 0) {
@@ -970,14 +1012,21 @@ static int print_item(void *ctx, void *item, file_result *r, file_progress *prog
             line_message(it->label, it->lineno, "line could not be read", strerror(it->err));
         break;
     case ITEM_LIST_FAILED:
+        if (it->err == ENOMEM) {
+            run_out(c, 0);
+            break;
+        }
         report_error(it->path, it->err, NULL);
         c->ok = 0;
+        break;
+    case ITEM_NO_MEMORY:
+        run_out(c, 0);
         break;
     default:
         c->ok &= summarize(c, it->label, &c->n);
         memset(&c->n, 0, sizeof c->n);
     }
-    return c->stopped ? KSUM_EWRITE : 0;
+    return c->stopped ? KSUM_EWRITE : c->no_memory ? ENOMEM : 0;
 }
 
 static void drop_item(void *ctx, void *item)
@@ -1036,7 +1085,7 @@ static int check_run_open(check_run *run, const options *o, OSSL_LIB_CTX *lib, r
         pr->stdin_is_list |= is_standard_input(*f);
     pr->stdin_is_tty = isatty(STDIN_FILENO);
     road_choose(r, o, lib, 1, 1);
-    if (!cache_init(&c->facts, lib) || !cache_init(&pr->hashers, lib) ||
+    if (!cache_init(&c->facts, lib, 1) || !cache_init(&pr->hashers, lib, 0) ||
         !input_init(&pr->in, r->read_ahead))
         return 0;
     /* A check file may come from anywhere: a device or FIFO it names
@@ -1071,8 +1120,9 @@ int check_files(const options *o, OSSL_LIB_CTX *lib)
     warn_keyless(o);
     road_client c = {sizeof(check_item), next_item, item_ready, print_item, drop_item, run,
                      CACHE_KEYS, NULL, 0};
-    ok = road_run(&r, lib, &c, NULL) && run->printer.ok && !run->printer.stopped;
-    if (!run->printer.stopped)
+    ok = road_run(&r, lib, &c, NULL) && run->printer.ok && !run->printer.stopped &&
+         !run->printer.no_memory;
+    if (!run->printer.stopped && !run->printer.no_memory)
         warn_unapplied(&run->reader);
     check_run_close(run);
     return ok;

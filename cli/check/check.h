@@ -22,12 +22,23 @@ typedef struct check_line {
     size_t name_len;      /* up to the last NUL */
 } check_line;
 
+/* The form of a list's untagged lines, fixed by the first of them: a name
+ * may start with a space or a star, so "DIGEST  NAME" read as the one-space
+ * form names " NAME", and a list that mixed the forms could check another
+ * file than its writer meant (GNU coreutils refuses the mix too). */
+enum {
+    CHECK_FORM_UNKNOWN,     /* no untagged line yet */
+    CHECK_FORM_TWO,         /* "DIGEST  NAME", "DIGEST *NAME" */
+    CHECK_FORM_ONE,         /* "DIGEST NAME", as `md5 -r` writes */
+};
+
 /* Parses one line (without its line end) of any accepted format:
  * "DIGEST  NAME", "DIGEST *NAME", "DIGEST NAME", "ALGO (NAME) = DIGEST",
- * "ALGO(NAME)= DIGEST", each optionally escaped (leading backslash).
- * Changes line in place.  Returns 1 when the line has that shape; what the
- * tag names and what the digest holds are the caller's to check. */
-int check_parse_line(char *line, size_t len, check_line *out);
+ * "ALGO(NAME)= DIGEST", each optionally escaped (leading backslash).  An
+ * untagged line is read in *form, which it fixes when unknown.  Changes
+ * line in place.  Returns 1 when the line has that shape; what the tag
+ * names and what the digest holds are the caller's to check. */
+int check_parse_line(char *line, size_t len, int *form, check_line *out);
 
 /* Verifies every check file in o->files; returns 1 when all passed. */
 int check_files(const options *o, OSSL_LIB_CTX *lib);

@@ -176,27 +176,28 @@ size_t hasher_output_size(const algorithm_facts *f, const options *o)
     return (f->takes & TAKES_SIZE) && o->size ? o->size : f->default_size;
 }
 
-/* hasher_open, sending the options of the bits given (TAKES_*) only. */
+/* hasher_open, sending the options of the bits given (TAKES_*) only;
+ * quiet: a failure to fetch is not printed (a worker thread's). */
 static int open_with(hasher *h, OSSL_LIB_CTX *lib, const algorithm *alg,
-                     const options *o, unsigned given)
+                     const options *o, unsigned given, int quiet)
 {
     memset(h, 0, sizeof *h);
     h->alg = alg;
     if (alg->is_mac) {
         h->mac = EVP_MAC_fetch(lib, alg->name, PROPS);
         h->mac_ctx = h->mac ? EVP_MAC_CTX_new(h->mac) : NULL;
-        if (h->mac_ctx == NULL)
-            return fetch_failed(alg);
     } else {
         h->md = EVP_MD_fetch(lib, alg->name, PROPS);
         h->md_ctx = h->md ? EVP_MD_CTX_new() : NULL;
-        if (h->md_ctx == NULL)
-            return fetch_failed(alg);
     }
+    if (h->mac_ctx == NULL && h->md_ctx == NULL)
+        return quiet ? 0 : fetch_failed(alg);
     algorithm_facts_of(h->md, h->mac, &h->facts);
     h->size = hasher_output_size(&h->facts, o);
     h->xof = (h->facts.takes & given & TAKES_XOF) && o->xof;
     if (!build_params(h, o, given)) {
+        if (quiet)
+            return 0;
         fprintf(message_stream(), "ksum: %s: more than %d parameters to send\n",
                 alg->name, HASHER_PARAMS_MAX);
         return 0;
@@ -207,7 +208,13 @@ static int open_with(hasher *h, OSSL_LIB_CTX *lib, const algorithm *alg,
 int hasher_open(hasher *h, OSSL_LIB_CTX *lib, const algorithm *alg,
                 const options *o)
 {
-    return open_with(h, lib, alg, o, o->given);
+    return open_with(h, lib, alg, o, o->given, 0);
+}
+
+int hasher_open_quiet(hasher *h, OSSL_LIB_CTX *lib, const algorithm *alg,
+                      const options *o)
+{
+    return open_with(h, lib, alg, o, o->given, 1);
 }
 
 int hasher_try(OSSL_LIB_CTX *lib, const algorithm *alg, const options *o,
@@ -216,7 +223,7 @@ int hasher_try(OSSL_LIB_CTX *lib, const algorithm *alg, const options *o,
     hasher h;
     int ok;
 
-    if (!open_with(&h, lib, alg, o, o->given & given)) {
+    if (!open_with(&h, lib, alg, o, o->given & given, 0)) {
         snprintf(why, size, "cannot fetch it");
         return 0;
     }

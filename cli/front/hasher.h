@@ -67,6 +67,11 @@ size_t hasher_output_size(const algorithm_facts *f, const options *o);
  * an error and returns 0 on failure. */
 int hasher_open(hasher *h, OSSL_LIB_CTX *lib, const algorithm *alg,
                 const options *o);
+/* The same, printing nothing: on a thread that does not own standard
+ * error, or where a failure only costs speed.  OpenSSL's errors stay in
+ * the thread's queue. */
+int hasher_open_quiet(hasher *h, OSSL_LIB_CTX *lib, const algorithm *alg,
+                      const options *o);
 void hasher_close(hasher *h);
 /* From the next begin on, the output is size bytes (check mode verifies
  * each line at its own length). */

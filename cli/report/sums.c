@@ -79,15 +79,24 @@ static file_result hash_here(hash_run *h, const named *n, file_progress *progres
             memcpy(r.sums + at, s->sums[k], s->hs[k].size);
             at += s->hs[k].size;
         }
-    if (r.err == KSUM_EHASH) {
-        openssl_reason(why, sizeof why);
+    if (r.err == KSUM_EHASH && openssl_reason(why, sizeof why))
+        r.err = ENOMEM;
+    else if (r.err == KSUM_EHASH)
         r.why = strdup(why);
-    }
     return r;
 }
 
-/* A file's line for each algorithm, or its error; 0, or KSUM_EWRITE to
- * stop. */
+/* Memory ran out on this thread: said once, and the run stops (the
+ * road's ENOMEM). */
+static int run_out(hash_run *h)
+{
+    h->ok = 0;
+    message_fail("out of memory");
+    return ENOMEM;
+}
+
+/* A file's line for each algorithm, or its error; 0, or KSUM_EWRITE or
+ * ENOMEM to stop. */
 static int print_sums(hash_run *h, const char *name, const file_result *r)
 {
     hasher_set *s = &h->set;
@@ -101,6 +110,8 @@ static int print_sums(hash_run *h, const char *name, const file_result *r)
     h->ok &= err == 0;
     if (err == 0 || err == KSUM_EWRITE)
         return err;
+    if (err == ENOMEM)
+        return run_out(h);
     /* A file that cannot be read does not stop the others. */
     report_error(name, err, r->err != 0 ? r->why : NULL);
     return 0;
@@ -117,14 +128,19 @@ static int print_name_entry(void *ctx, void *item, file_result *r, file_progress
     file_result here = {0};
     int err = 0;
 
+    /* A worker's want of memory or EVP failure is not the file's: it is
+     * hashed here again, and what fails here is said. */
     if ((n->kind == NAME_FILE || n->kind == NAME_STREAM) &&
-        (r == NULL || (r->err == KSUM_ENOTREG && !n->walked))) {
+        (r == NULL || (r->err == KSUM_ENOTREG && !n->walked) || r->err == ENOMEM ||
+         r->err == KSUM_EHASH)) {
         progress_show(h->pg, n->path, progress);
         here = hash_here(h, n, progress);
         r = &here;
     }
     progress_hold(h->pg);
-    if (n->kind == NAME_ERROR || n->kind == NAME_WARNING) {
+    if (n->kind == NAME_ERROR && n->err == ENOMEM && n->line == 0) {
+        err = run_out(h);   /* the walk's: the rest of the tree is unknown */
+    } else if (n->kind == NAME_ERROR || n->kind == NAME_WARNING) {
         named_report(n);
         h->ok &= n->kind == NAME_WARNING;
     } else {

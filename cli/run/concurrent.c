@@ -55,7 +55,8 @@ static unsigned batching_lanes(const options *o, OSSL_LIB_CTX *lib, unsigned wor
     for (size_t k = 0; k < o->evp->nalgs; k++)
         if (!(o->evp->facts_of[k].takes & TAKES_BATCH))
             return 0;
-    if (hasher_open(&probe, lib, o->evp->algs[0], o) && hasher_begin(&probe))
+    /* Batching is only speed: a failure here is not the user's to read. */
+    if (hasher_open_quiet(&probe, lib, o->evp->algs[0], o) && hasher_begin(&probe))
         lanes = hasher_lanes(&probe);
     else
         ERR_clear_error();   /* the files will say it, each in its place */
@@ -357,12 +358,12 @@ static void print_in_order(pool *p)
     int err = 0;
 
     pthread_mutex_lock(&p->mu);
-    while (err != KSUM_EWRITE && wait_for(p, p->printed) != NULL) {
+    while (err == 0 && wait_for(p, p->printed) != NULL) {
         err = print_entry(p, p->printed);
         progress_show(p->pg, NULL, NULL);   /* before the entry can be reused */
         p->held -= at(p, p->printed)->weight;
         p->printed++;
-        p->stop = err == KSUM_EWRITE;
+        p->stop = err != 0;
         /* Workers waiting for room are woken once half the window is
          * free, not at every line. */
         if (p->stop || (p->window_waits && p->produced - p->printed <= p->window / 2)) {

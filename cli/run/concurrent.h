@@ -59,7 +59,8 @@ typedef struct road_client {
     /* Prints item, on the printing thread, in order: r is what a worker
      * made of its file, NULL when no worker took it (the item hashes it
      * here if it must, its reading shown through progress).  Returns 0,
-     * or KSUM_EWRITE to stop. */
+     * or KSUM_EWRITE (output failed) or ENOMEM (memory ran out, said
+     * once) to stop. */
     int (*print)(void *ctx, void *item, file_result *r, file_progress *progress);
     /* Frees what item holds: after print, or unprinted when output stopped. */
     void (*drop)(void *ctx, void *item);

@@ -26,8 +26,11 @@ static worker_context *context(turns *t, size_t j, const digest_spec *d)
     if (*c == NULL) {
         if ((*c = calloc(1, sizeof **c)) == NULL)
             return NULL;
-        if (!hasher_open(&(*c)->h, t->lib, d->alg, d->o)) {
+        /* A worker does not write standard error: the printing thread
+         * hashes the file again, and says what fails there. */
+        if (!hasher_open_quiet(&(*c)->h, t->lib, d->alg, d->o)) {
             hasher_close(&(*c)->h);
+            ERR_clear_error();
             free(*c);
             *c = NULL;
             return NULL;

@@ -17,7 +17,8 @@
  * cli/base/bigmem.c: libc's allocator, thread stacks and the loader map
  * through libc's internal calls, not through these symbols)
  * (counted from the shim's load, every thread, libc's and libcrypto's calls
- * too); with KSUM_FAULT_ALLOC_COUNT=FILE the number of calls made is
+ * too), or with KSUM_FAULT_ALLOC_FROM=N that call and every later one, as
+ * memory that has run out stays out; with KSUM_FAULT_ALLOC_COUNT=FILE the number of calls made is
  * written to FILE at exit, so a test knows how far N goes, and with
  * KSUM_FAULT_ALLOC_WHERE=FILE whether the failing call was ksum's (as
  * below) is written to FILE when it fails.  With
@@ -53,6 +54,7 @@ void *__libc_memalign(size_t align, size_t size);
 
 static int alloc_counting;        /* set once, before main */
 static unsigned long fail_at;     /* 0: none */
+static unsigned long fail_from;   /* 0: none */
 static atomic_ulong alloc_calls;
 static int only_ksum;
 static uintptr_t exe_start, exe_end;   /* the executable's code */
@@ -76,7 +78,10 @@ __attribute__((constructor)) static void alloc_setup(void)
     const char *n = getenv("KSUM_FAULT_ALLOC");
     const char *scope = getenv("KSUM_FAULT_ALLOC_SCOPE");
 
+    const char *from = getenv("KSUM_FAULT_ALLOC_FROM");
+
     fail_at = n != NULL ? strtoul(n, NULL, 10) : 0;
+    fail_from = from != NULL ? strtoul(from, NULL, 10) : 0;
     only_ksum = scope != NULL && strcmp(scope, "ksum") == 0;
     if (only_ksum || getenv("KSUM_FAULT_ALLOC_TRACE") != NULL ||
         getenv("KSUM_FAULT_ALLOC_WHERE") != NULL) {
@@ -86,7 +91,7 @@ __attribute__((constructor)) static void alloc_setup(void)
         in_backtrace = 0;
         dl_iterate_phdr(find_exe, NULL);
     }
-    alloc_counting = fail_at != 0 || getenv("KSUM_FAULT_ALLOC_COUNT") != NULL;
+    alloc_counting = fail_at != 0 || fail_from != 0 || getenv("KSUM_FAULT_ALLOC_COUNT") != NULL;
 }
 
 /* Whether this allocation comes from the executable (frames 0 to 2 are
@@ -142,9 +147,12 @@ static void tell_where(int ksum)
 __attribute__((noinline)) static int alloc_fails(void)
 {
     void *frames[24];
+    unsigned long call;
 
-    if (!alloc_counting || (only_ksum && !from_ksum()) ||
-        atomic_fetch_add(&alloc_calls, 1) + 1 != fail_at)
+    if (!alloc_counting || (only_ksum && !from_ksum()))
+        return 0;
+    call = atomic_fetch_add(&alloc_calls, 1) + 1;
+    if (call != fail_at && (fail_from == 0 || call < fail_from))
         return 0;
     tell_where(from_ksum());
     if (getenv("KSUM_FAULT_ALLOC_TRACE") != NULL) {

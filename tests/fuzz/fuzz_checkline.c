@@ -49,12 +49,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* An exact-size copy, so that ASan sees any read past the line. */
     char *line = malloc(size + 1);
     check_line l;
+    int form = CHECK_FORM_UNKNOWN;
 
     if (line == NULL)
         return 0;
     memcpy(line, data, size);
     line[size] = '\0';
-    if (check_parse_line(line, size, &l)) {
+    if (check_parse_line(line, size, &form, &l)) {
         if (l.digest < line || l.digest + l.digest_len > line + size || l.digest_len == 0)
             abort();
         for (size_t i = 0; i < l.digest_len; i++)

@@ -129,17 +129,10 @@ def verdict(name, code, out, err, want):
         return f"exit {code} without a clean message: {err[:300]!r}"
     if name.startswith("combine") and "do not make the tree" in first:
         return f"good parts blamed for a failed allocation: {first[:300]!r}"
-    if name.startswith("check"):
-        # a file that could not be hashed is FAILED open or read; never FAILED
-        allowed = set(want.split(b"\n"))
-        names = {line.rsplit(b": ", 1)[0] for line in allowed if line}
-        # a tuple's line whose algorithm could not be fetched names one file
-        # with a tab, escaped
-        names |= {b"\\" + n.replace(b"\t", b"\\x09") for n in names if b"\t" in n}
-        allowed |= {n + b": FAILED open or read" for n in names}
-        if not set(out.split(b"\n")) <= allowed:
-            return f"check verdicts wrong: {out!r}"
-        return ""
+    if name.startswith("check") and b"FAILED" in out:
+        # a file that could not be hashed for want of memory is hashed again
+        # or the run stops: it is never FAILED, nor FAILED open or read
+        return f"check verdicts wrong: {out!r}"
     return "" if lines_in_order(out, want) else f"wrong lines printed: {out[:300]!r}"
 
 
