@@ -58,7 +58,7 @@ typedef struct node {
 typedef struct folder {
     OSSL_LIB_CTX *lib;
     const options *o;       /* the forms of the lines; NULL: nothing printed */
-    digest_spec d[OPTIONS_ALGS_MAX];    /* the values inside: default length */
+    digest_spec d[OPTIONS_ALGS_MAX];    /* the values inside, at inner_size */
     size_t root_size[OPTIONS_ALGS_MAX];
     size_t n, value_bytes;
     hasher *root;           /* check mode: the caller's, for the DIR itself */
@@ -296,8 +296,7 @@ static int fold(folder *f, tree_item *it, const file_result *r)
     case TREE_FILE:
         break;
     }
-    if (f->stack[f->depth - 1].failed)
-        return 0;
+    /* Hashed even in a tree that already failed: every error is named. */
     err = r != NULL ? r->err : hash_here(f, it);
     if (err != 0) {
         fail(f, it->path, err, r != NULL ? r->why : NULL);
@@ -324,24 +323,42 @@ static void folder_close(folder *f)
     input_free(&f->in);
 }
 
-/* After d, n and the sizes are set: the leaf hashers, at the inner
- * length, and room for a value of each digest. */
+/* The length of the values inside a tree (docs/tree.md): a fixed-length
+ * digest's own; for an XOF its capacity, twice its security strength, so
+ * that a collision of values costs what one of the algorithm does (the
+ * default lengths are shorter: KT128's is 16 bytes). */
+static size_t inner_size(const hasher *h)
+{
+    /* an int, -1 when unknown: as a size_t, too large and not used */
+    size_t rate = h->md != NULL ? (size_t)EVP_MD_get_block_size(h->md)
+                                : EVP_MAC_CTX_get_block_size(h->mac_ctx);
+
+    if (h->facts.fixed_size != 0)
+        return h->facts.fixed_size;
+    return rate > 0 && rate < 200 ? 200 - rate : h->facts.default_size;
+}
+
+/* After d's algorithms and n are set: the leaf hashers, the inner
+ * lengths, and room for a value of each digest. */
 static int folder_open(folder *f, OSSL_LIB_CTX *lib)
 {
     f->lib = lib;
     f->ok = 1;
-    for (size_t k = 0; k < f->n; k++)
-        f->value_bytes += f->d[k].size;
-    if ((f->values = malloc(f->value_bytes)) == NULL || !input_init(&f->in, 0))
+    if (!input_init(&f->in, 0))
         return 0;
-    for (size_t k = 0, at = 0; k < f->n; at += f->d[k++].size) {
+    for (size_t k = 0; k < f->n; k++) {
         if (!hasher_open(&f->leaf[k], lib, f->d[k].alg, f->d[k].o))
             return 0;
         f->leaves++;
+        f->d[k].size = inner_size(&f->leaf[k]);
         hasher_set_size(&f->leaf[k], f->d[k].size);
         f->each[k] = &f->leaf[k];
-        f->sums[k] = f->values + at;
+        f->value_bytes += f->d[k].size;
     }
+    if ((f->values = malloc(f->value_bytes)) == NULL)
+        return 0;
+    for (size_t k = 0, at = 0; k < f->n; at += f->d[k++].size)
+        f->sums[k] = f->values + at;
     return 1;
 }
 
@@ -381,15 +398,14 @@ static void drop_item(void *ctx, void *item)
     tree_item_free(item);
 }
 
-/* The digests: each algorithm's, inside at its default length, the DIR's
- * at -n's. */
+/* The digests: each algorithm's, the DIR's at -n's length. */
 static void choose_digests(folder *f, const options *o)
 {
     const resolved *r = o->evp;
 
     f->n = r->nalgs;
     for (size_t k = 0; k < f->n; k++) {
-        f->d[k] = (digest_spec){r->algs[k], o, r->facts_of[k].default_size, k};
+        f->d[k] = (digest_spec){r->algs[k], o, 0, k};   /* its size: folder_open's */
         f->root_size[k] = hasher_output_size(&r->facts_of[k], o);
     }
 }
@@ -447,7 +463,7 @@ int tree_digest(OSSL_LIB_CTX *lib, const digest_spec *d, hasher *root, const cha
     if (f == NULL)
         return ENOMEM;
     f->n = 1;
-    f->d[0] = (digest_spec){d->alg, d->o, root->facts.default_size, 0};
+    f->d[0] = (digest_spec){d->alg, d->o, 0, 0};
     f->root = root;
     f->quiet = quiet;
     if (folder_open(f, lib) &&
