@@ -121,6 +121,8 @@ static int tree_options_agree(const options *o)
                            o->manifest ? "--manifest" : "--exclude");
     if (o->tree && other != NULL)
         return usage_error("--tree cannot be used with %s", other);
+    if (o->tree && !o->check && !o->operands)
+        return usage_error("--tree needs a DIR operand");
     if (o->tree && o->check && o->manifest)
         return usage_error("--manifest is not meaningful with --check");
     if (o->manifest && o->raw)

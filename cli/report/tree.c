@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/messages.h"
 #include "front/resolve.h"
@@ -454,13 +455,18 @@ static int fold_all(folder *f, tree_walk *w)
 int tree_digest(OSSL_LIB_CTX *lib, const digest_spec *d, hasher *root, const char *path,
                 input *in, int quiet)
 {
-    folder *f = calloc(1, sizeof *f);
+    folder *f;
     char *roots[2] = {(char *)path, NULL};
     tree_walk *w = NULL;
     int err = ENOMEM;
 
+    struct stat st;
+
     (void)in;
-    if (f == NULL)
+    /* A missing DIR is a missing file to check mode (--ignore-missing). */
+    if (stat(path, &st) != 0 && errno == ENOENT)
+        return ENOENT;
+    if ((f = calloc(1, sizeof *f)) == NULL)
         return ENOMEM;
     f->n = 1;
     f->d[0] = (digest_spec){d->alg, d->o, 0, 0};

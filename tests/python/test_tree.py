@@ -341,6 +341,18 @@ def test_check(tmp_path):
     assert "ksum: T/: a directory tree's line: check it with --tree" in err
 
 
+def test_check_a_missing_tree(tmp_path):
+    (tmp_path / "SUMS").write_text("00" * 32 + "  gone/\n")
+    code, out, err = run(["--tree", "-c", "SUMS"], cwd=tmp_path)
+    assert (code, out) == (1, b"gone/: FAILED open or read\n")
+    assert "ksum: gone/: No such file or directory" in err
+    assert run(["--tree", "-c", "--ignore-missing", "SUMS"], cwd=tmp_path)[0] == 1
+    (tmp_path / "SUMS").write_text(ksum_tree(["--exclude", "SUMS", "."], cwd=tmp_path) +
+                                   "00" * 32 + "  gone/\n")
+    assert run(["--tree", "-c", "--exclude", "SUMS", "--ignore-missing", "SUMS"],
+               cwd=tmp_path)[:2] == (0, b"./: OK\n")
+
+
 def test_check_a_directory_replaced_by_a_file(tmp_path):
     build(tmp_path / "T", BASE)
     (tmp_path / "SUMS").write_text(ksum_tree(["--manifest", "T"], cwd=tmp_path))
@@ -444,6 +456,7 @@ def test_unreadable_as_an_unprivileged_user():
     (["--tree", "--tuplehash128", "T"], "--tree cannot be used with TUPLEHASH128"),
     (["--exclude", "x", "T"], "--exclude is only meaningful with --tree"),
     (["--manifest", "T"], "--manifest is only meaningful with --tree"),
+    (["--tree"], "--tree needs a DIR operand"),
     (["--tree", "-c", "--manifest", "T"], "--manifest is not meaningful with --check"),
     (["--tree", "--manifest", "--raw", "T"], "--raw and --manifest are mutually exclusive"),
 ])
