@@ -23,8 +23,8 @@ typedef struct pattern {
 } pattern;
 
 /* A directory being walked: its entries, sorted, each a type byte, the
- * name and a NUL, in one block.  Types: 'f', 'x' (executable), 'l', 'd',
- * 's' (FIFO, socket, device) and '?' (could not be examined). */
+ * name and a NUL, in one block.  Types: 'f', 'l', 'd', 's' (FIFO,
+ * socket, device) and '?' (could not be examined). */
 typedef struct level {
     char *path;             /* as printed */
     dev_t dev;
@@ -135,15 +135,25 @@ static int by_name(const void *a, const void *b, void *names)
     return strcmp(base + *(const size_t *)a + 1, base + *(const size_t *)b + 1);
 }
 
-/* What an entry is, from its own status (the link, never its target). */
-static char entry_type(int dirfd, const char *name)
+/* What an entry is (the link, never its target): d_type, or where the
+ * file system does not say, its status.  No stat otherwise: a regular
+ * file's execute bit is read where it is opened, and a stat per file
+ * would cost more than hashing a small one. */
+static char entry_type(int dirfd, const struct dirent *de)
 {
     struct stat st;
 
-    if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+    switch (de->d_type) {
+    case DT_REG: return 'f';
+    case DT_DIR: return 'd';
+    case DT_LNK: return 'l';
+    case DT_UNKNOWN: break;
+    default: return 's';
+    }
+    if (fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
         return '?';
     if (S_ISREG(st.st_mode))
-        return (st.st_mode & S_IXUSR) ? 'x' : 'f';
+        return 'f';
     return S_ISDIR(st.st_mode) ? 'd' : S_ISLNK(st.st_mode) ? 'l' : 's';
 }
 
@@ -160,7 +170,7 @@ static int read_entries(const tree_walk *w, DIR *d, level *l)
             return errno;
         if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
             continue;
-        char type = entry_type(dirfd(d), de->d_name);
+        char type = entry_type(dirfd(d), de);
         if (w->npats > 0 && excluded(w, rel, de->d_name, type == 'd'))
             continue;
         if (!add_entry(l, type, de->d_name))
@@ -232,7 +242,7 @@ static void enter(tree_walk *w, char *path, size_t name_at, tree_item *it)
     closedir(d);
     if (l->n > 1)
         qsort_r(l->at, l->n, sizeof *l->at, by_name, l->names);
-    *it = (tree_item){TREE_ENTER, strdup(path), name_at, w->depth, 0, NULL, 0, 0, NULL};
+    *it = (tree_item){TREE_ENTER, strdup(path), name_at, w->depth, NULL, 0, 0, NULL};
     w->depth++;
     if (it->path == NULL)
         l->err = ENOMEM;
@@ -307,9 +317,7 @@ static void walk_step(tree_walk *w, tree_item *it)
     it->name_at = strlen(path) - strlen(entry + 1);
     switch (entry[0]) {
     case 'f':
-    case 'x':
-        *it = (tree_item){TREE_FILE, path, it->name_at, w->depth, entry[0] == 'x', NULL, 0,
-                          0, NULL};
+        *it = (tree_item){TREE_FILE, path, it->name_at, w->depth, NULL, 0, 0, NULL};
         return;
     case 'l':
         link_item(path, it);

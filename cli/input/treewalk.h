@@ -14,7 +14,8 @@
 #include <stddef.h>
 
 enum tree_kind {
-    TREE_FILE,      /* a regular file: its bytes are its value */
+    TREE_FILE,      /* a regular file: its bytes are its value (its execute
+                       bit is read where it is opened) */
     TREE_LINK,      /* a symbolic link: its target's bytes are its value */
     TREE_ENTER,     /* a directory begins (depth 0: a DIR operand) */
     TREE_LEAVE,     /* the directory entered last ends */
@@ -26,7 +27,6 @@ typedef struct tree_item {
     char *path;         /* as printed, from the DIR operand; NULL for TREE_LEAVE */
     size_t name_at;     /* its name in its directory: path + name_at */
     size_t depth;       /* 0: a DIR operand */
-    int exec;           /* TREE_FILE: the owner's execute bit is set */
     char *target;       /* TREE_LINK: the link's contents */
     size_t target_len;
     int err;            /* TREE_ERROR: errno or KSUM_E* */

@@ -269,18 +269,33 @@ static int fold_leave(folder *f)
     return err;
 }
 
-/* A regular file no worker took, hashed here into values. */
-static int hash_here(folder *f, const tree_item *it)
+/* A regular file no worker took, hashed here into values, as feed_path
+ * does, but keeping its mode as opened: its execute bit counts. */
+static int hash_here(folder *f, const tree_item *it, unsigned *mode)
 {
-    f->in.regular_only = 1;
-    f->in.nofollow = 1;
-    return feed_path(f->each, f->n, it->path, &f->in, f->sums);
+    feed in;
+    int err = feed_open(&in, it->path, 1, 1, NULL);
+
+    if (err != 0)
+        return err;
+    *mode = (unsigned)in.before.st_mode;
+    for (size_t k = 0; err == 0 && k < f->n; k++)
+        if (!hasher_begin(f->each[k]))
+            err = KSUM_EHASH;
+    if (err == 0)
+        err = feed_all(&in, f->each, f->n, &f->in);
+    for (size_t k = 0; err == 0 && k < f->n; k++)
+        if (!hasher_end(f->each[k], f->sums[k]))
+            err = KSUM_EHASH;
+    feed_close(&in);
+    return err;
 }
 
 /* One item of the walk, in order: r is what a worker made of a file,
  * NULL when none took it.  0, or KSUM_EWRITE to stop. */
 static int fold(folder *f, tree_item *it, const file_result *r)
 {
+    unsigned mode = 0;
     int err;
 
     switch (it->kind) {
@@ -298,12 +313,13 @@ static int fold(folder *f, tree_item *it, const file_result *r)
         break;
     }
     /* Hashed even in a tree that already failed: every error is named. */
-    err = r != NULL ? r->err : hash_here(f, it);
+    err = r != NULL ? r->err : hash_here(f, it, &mode);
     if (err != 0) {
         fail(f, it->path, err, r != NULL ? r->why : NULL);
         return 0;
     }
-    return fold_entry(f, it, it->exec ? 'x' : 'f', r != NULL ? r->sums : f->values);
+    mode = r != NULL ? r->mode : mode;
+    return fold_entry(f, it, (mode & S_IXUSR) ? 'x' : 'f', r != NULL ? r->sums : f->values);
 }
 
 /* ---- the folder's life ---- */
