@@ -70,7 +70,8 @@ typedef struct folder {
     uint8_t *sums[OPTIONS_ALGS_MAX];    /* into values */
     uint8_t *values;
     size_t leaves;          /* leaf hashers opened */
-    input in;
+    input own, *in;         /* the buffers files are read into here: its own,
+                               or check mode's */
     int manifest, quiet;
     int ok;                 /* every tree got its digest */
 } folder;
@@ -119,15 +120,18 @@ static int open_nodes(folder *f, node *nd)
     return 1;
 }
 
-/* A directory begins: its nodes begin with the header. */
-static void fold_enter(folder *f, tree_item *it)
+/* A directory begins: its nodes begin with the header.  Without room for
+ * its node the walk and the nodes would part: everything stops (as
+ * KSUM_EWRITE stops the road). */
+static int fold_enter(folder *f, tree_item *it)
 {
     node *nd;
     int ok;
 
     if (!grow_nodes(f)) {
-        fail(f, it->path, ENOMEM, NULL);
-        return;
+        report_error(it->path, ENOMEM, NULL);
+        f->ok = 0;
+        return KSUM_EWRITE;
     }
     nd = &f->stack[f->depth];
     ok = open_nodes(f, nd);
@@ -144,6 +148,7 @@ static void fold_enter(folder *f, tree_item *it)
     f->depth++;
     if (!ok)
         fail(f, nd->path, KSUM_EHASH, NULL);
+    return 0;
 }
 
 /* "NAME/": how a directory's line names it. */
@@ -283,7 +288,7 @@ static int hash_here(folder *f, const tree_item *it, unsigned *mode)
         if (!hasher_begin(f->each[k]))
             err = KSUM_EHASH;
     if (err == 0)
-        err = feed_all(&in, f->each, f->n, &f->in);
+        err = feed_all(&in, f->each, f->n, f->in);
     for (size_t k = 0; err == 0 && k < f->n; k++)
         if (!hasher_end(f->each[k], f->sums[k]))
             err = KSUM_EHASH;
@@ -300,8 +305,7 @@ static int fold(folder *f, tree_item *it, const file_result *r)
 
     switch (it->kind) {
     case TREE_ENTER:
-        fold_enter(f, it);
-        return 0;
+        return fold_enter(f, it);
     case TREE_LEAVE:
         return fold_leave(f);
     case TREE_LINK:
@@ -337,7 +341,8 @@ static void folder_close(folder *f)
     for (size_t k = 0; k < f->leaves; k++)
         hasher_close(&f->leaf[k]);
     free(f->values);
-    input_free(&f->in);
+    if (f->in == &f->own)
+        input_free(&f->own);
 }
 
 /* The length of the values inside a tree (docs/tree.md): a fixed-length
@@ -361,8 +366,11 @@ static int folder_open(folder *f, OSSL_LIB_CTX *lib)
 {
     f->lib = lib;
     f->ok = 1;
-    if (!input_init(&f->in, 0))
-        return 0;
+    if (f->in == NULL) {
+        f->in = &f->own;
+        if (!input_init(&f->own, 0))
+            return 0;
+    }
     for (size_t k = 0; k < f->n; k++) {
         if (!hasher_open(&f->leaf[k], lib, f->d[k].alg, f->d[k].o))
             return 0;
@@ -460,9 +468,10 @@ int hash_trees(const options *o, OSSL_LIB_CTX *lib)
 static int fold_all(folder *f, tree_walk *w)
 {
     tree_item it;
+    int err = 0;
 
-    while (tree_walk_next(w, &it)) {
-        fold(f, &it, NULL);
+    while (err == 0 && tree_walk_next(w, &it)) {
+        err = fold(f, &it, NULL);
         tree_item_free(&it);
     }
     return f->ok ? 0 : KSUM_ETREE;
@@ -478,7 +487,6 @@ int tree_digest(OSSL_LIB_CTX *lib, const digest_spec *d, hasher *root, const cha
 
     struct stat st;
 
-    (void)in;
     /* A missing DIR is a missing file to check mode (--ignore-missing). */
     if (stat(path, &st) != 0 && errno == ENOENT)
         return ENOENT;
@@ -488,6 +496,7 @@ int tree_digest(OSSL_LIB_CTX *lib, const digest_spec *d, hasher *root, const cha
     f->d[0] = (digest_spec){d->alg, d->o, 0, 0};
     f->root = root;
     f->quiet = quiet;
+    f->in = in;
     if (folder_open(f, lib) &&
         (w = tree_walk_open(roots, d->o->excludes, d->o->nexcludes)) != NULL)
         err = fold_all(f, w);

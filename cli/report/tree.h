@@ -26,7 +26,7 @@ int hash_trees(const options *o, OSSL_LIB_CTX *lib);
 
 /* The tree at path for check mode, into root (begun and absorbed here,
  * then ended or squeezed by the caller, at its size): d names the
- * algorithm and its options.  The errors in the tree are reported here
+ * algorithm and its options, in the buffers the files are read into.  The errors in the tree are reported here
  * unless quiet.  Returns 0, or KSUM_ETREE when it has no digest. */
 int tree_digest(OSSL_LIB_CTX *lib, const digest_spec *d, hasher *root, const char *path,
                 input *in, int quiet);
