@@ -22,7 +22,7 @@ import pytest
 
 import keccak_ref as ref
 import readme
-from conftest import KSUM, run, unprivileged
+from conftest import BUILD, KSUM, run, unprivileged
 
 HEADER = b"ksum tree v1"
 
@@ -415,6 +415,29 @@ def test_special_file_is_an_error_naming_it(tmp_path, excluded_too):
         return
     assert code == 1 and out == b""
     assert err.count("ksum: T/a/pipe: not a regular file: a FIFO, socket or device") == 2
+
+
+SHIM = os.path.join(BUILD, "tests", "fault_shim.so")
+
+
+@pytest.mark.skipif(os.environ.get("KSUM_SANITIZED") == "1" or not os.path.exists(SHIM),
+                    reason="the LD_PRELOAD shim cannot go before a sanitizer runtime")
+@pytest.mark.parametrize("mode", ["truncate", "grow", "overwrite"])
+@pytest.mark.parametrize("args", [["--threads", "1"], ["--threads", "2"], ["--k12"],
+                                  ["-c", "SUMS"]])
+def test_a_file_that_changes_while_hashed(tmp_path, mode, args):
+    """As for -r (the fault shim of test_faults.py changes the file once a
+    MiB of it was read): an error naming it, no digest."""
+    build(tmp_path / "T", BASE + [("sub/bad", os.urandom(3 << 20))])
+    (tmp_path / "SUMS").write_text(ksum_tree(["T"], cwd=tmp_path))
+    env = dict(os.environ, LD_PRELOAD=SHIM, KSUM_FAULT_MODE=mode,
+               KSUM_FAULT_AFTER=str((1 << 20) + 7),
+               KSUM_FAULT_PATH=str(tmp_path / "T" / "sub" / "bad"))
+    p = subprocess.run([KSUM, "--tree"] + args + ["T"] * (args[0] != "-c"), cwd=tmp_path,
+                       env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert p.returncode == 1
+    assert p.stderr.decode().startswith("ksum: T/sub/bad: file changed while it was read\n")
+    assert p.stdout == (b"T/: FAILED open or read\n" if args[0] == "-c" else b"")
 
 
 def test_not_a_directory(tmp_path):
