@@ -210,6 +210,17 @@ static int grow_stack(tree_walk *w)
     return 1;
 }
 
+/* A directory whose entries changed while they were read (its size or
+ * modification time moved) gives a list of no one version of it. */
+static int changed(int fd, const struct stat *before)
+{
+    struct stat now;
+
+    return fstat(fd, &now) != 0 || now.st_size != before->st_size ||
+           now.st_mtim.tv_sec != before->st_mtim.tv_sec ||
+           now.st_mtim.tv_nsec != before->st_mtim.tv_nsec;
+}
+
 /* Opens the directory at path (a DIR operand through a link, an entry
  * never), reads it and pushes it; its TREE_ENTER, or the error, in *it. */
 static void enter(tree_walk *w, char *path, size_t name_at, tree_item *it)
@@ -239,6 +250,8 @@ static void enter(tree_walk *w, char *path, size_t name_at, tree_item *it)
     level *l = &w->stack[w->depth];
     *l = (level){.path = path, .dev = st.st_dev, .ino = st.st_ino};
     l->err = read_entries(w, d, l);
+    if (l->err == 0 && changed(dirfd(d), &st))
+        l->err = KSUM_ECHANGED;
     closedir(d);
     if (l->n > 1)
         qsort_r(l->at, l->n, sizeof *l->at, by_name, l->names);
@@ -275,7 +288,9 @@ static void link_item(char *path, tree_item *it)
         char *buf = malloc(size);
         ssize_t got = buf != NULL ? readlink(path, buf, size) : -1;
         if (got < 0) {
-            error_item(it, path, buf != NULL ? errno : ENOMEM, NULL);
+            /* EINVAL: no longer a link, changed since it was read */
+            error_item(it, path, buf == NULL ? ENOMEM : errno == EINVAL ? KSUM_ECHANGED
+                                                                     : errno, NULL);
             free(buf);
             return;
         }
