@@ -8,11 +8,13 @@ deep nesting, empty directories, links, exec bits and excludes; the same
 tree elsewhere and built in another order gives the same digest, and every
 change the document counts gives another; check mode, the manifest, the
 errors, the refusals, and memory that does not grow with the files."""
+import base64
 import fnmatch
 import hashlib
 import os
 import random
 import shutil
+import socket
 import stat
 import subprocess
 import tempfile
@@ -256,6 +258,9 @@ def test_same_tree_in_another_order_and_place(tmp_path):
     os.link(tmp_path / "three" / "a" / "x", tmp_path / "hard")  # nor hard links
     os.unlink(tmp_path / "three" / "a" / "x")
     os.link(tmp_path / "hard", tmp_path / "three" / "a" / "x")
+    if os.geteuid() == 0:                                       # nor owners
+        os.chown(tmp_path / "three" / "a" / "y", 65534, 65534)
+        os.lchown(tmp_path / "three" / "link", 65534, 65534)
     assert digest_of(tmp_path / "one") == digest_of(tmp_path / "three")
     assert digest_of(tmp_path / "one") == digest_of(Path(os.path.relpath(tmp_path / "one")))
 
@@ -308,6 +313,10 @@ def test_forms(tmp_path):
     assert ksum_tree(["--tag", "T"], cwd=tmp_path) == f"SHA3-256 (T/) = {h}\n"
     assert ksum_tree(["-z", "T/"], cwd=tmp_path) == f"{h}  T/\0"
     assert ksum_tree(["--no-names", "./T"], cwd=tmp_path) == f"{h}\n"
+    b64 = base64.b64encode(bytes.fromhex(h)).decode()
+    assert ksum_tree(["--base64", "T"], cwd=tmp_path) == f"{b64}  T/\n"
+    (tmp_path / "B64").write_text(f"{b64}  T/\n")
+    assert run(["--tree", "-c", "B64"], cwd=tmp_path)[:2] == (0, b"T/: OK\n")
     assert ksum_tree(["--tag", "--k12", "-n", "8", "T"], cwd=tmp_path) == \
         f"KANGAROOTWELVE-64 (T/) = {tree_digest('k12', tmp_path / 'T', 8).hex()}\n"
     two = ksum_tree(["-a", "sha3-256,k12", "T"], cwd=tmp_path)
@@ -404,10 +413,17 @@ def test_manifest_escapes_names(tmp_path):
 
 # ---- errors ----
 
+def make_socket(path):
+    s = socket.socket(socket.AF_UNIX)
+    s.bind(str(path))
+    s.close()
+
+
 @pytest.mark.parametrize("excluded_too", [False, True])
-def test_special_file_is_an_error_naming_it(tmp_path, excluded_too):
+@pytest.mark.parametrize("make", [os.mkfifo, make_socket])
+def test_special_file_is_an_error_naming_it(tmp_path, excluded_too, make):
     build(tmp_path / "T", BASE)
-    os.mkfifo(tmp_path / "T" / "a" / "pipe")
+    make(tmp_path / "T" / "a" / "pipe")
     args = ["--exclude", "a/pipe"] if excluded_too else []
     code, out, err = run(["--tree"] + args + ["T", "--", "T"], cwd=tmp_path)
     if excluded_too:
