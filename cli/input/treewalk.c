@@ -54,26 +54,28 @@ int tree_name(const char *name)
 
 /* ---- excludes ---- */
 
+static int matches(const pattern *p, const char *rel, const char *name, int is_dir)
+{
+    if (p->dirs_only && !is_dir)
+        return 0;
+    return fnmatch(p->text, p->on_path ? rel : name, p->on_path ? FNM_PATHNAME : 0) == 0;
+}
+
+/* Whether an entry is excluded; -1 when there was no memory to tell. */
 static int excluded(const tree_walk *w, const char *dir_rel, const char *name, int is_dir)
 {
-    char rel[4096];
+    size_t len = strlen(dir_rel) + strlen(name) + 2;
+    char small[512], *rel = len <= sizeof small ? small : malloc(len);
+    int found = 0;
 
-    for (size_t i = 0; i < w->npats; i++) {
-        const pattern *p = &w->pats[i];
-        if (p->dirs_only && !is_dir)
-            continue;
-        if (!p->on_path) {
-            if (fnmatch(p->text, name, 0) == 0)
-                return 1;
-            continue;
-        }
-        if ((size_t)snprintf(rel, sizeof rel, "%s%s%s", dir_rel, *dir_rel ? "/" : "", name) >=
-            sizeof rel)
-            continue;   /* longer than any pattern a user writes could match whole */
-        if (fnmatch(p->text, rel, FNM_PATHNAME) == 0)
-            return 1;
-    }
-    return 0;
+    if (rel == NULL)
+        return -1;
+    snprintf(rel, len, "%s%s%s", dir_rel, *dir_rel ? "/" : "", name);
+    for (size_t i = 0; !found && i < w->npats; i++)
+        found = matches(&w->pats[i], rel, name, is_dir);
+    if (rel != small)
+        free(rel);
+    return found;
 }
 
 static int make_patterns(tree_walk *w, char *const *excludes, size_t n)
@@ -171,7 +173,10 @@ static int read_entries(const tree_walk *w, DIR *d, level *l)
         if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
             continue;
         char type = entry_type(dirfd(d), de);
-        if (w->npats > 0 && excluded(w, rel, de->d_name, type == 'd'))
+        int out = w->npats > 0 ? excluded(w, rel, de->d_name, type == 'd') : 0;
+        if (out < 0)
+            return ENOMEM;
+        if (out)
             continue;
         if (!add_entry(l, type, de->d_name))
             return ENOMEM;

@@ -548,3 +548,17 @@ def test_document_vectors_by_the_reference(tmp_path):
         size = {"k12": 16, "shake256": 32, "sha3-256": 32}[alg]
         if line.endswith("  T/"):
             assert hex_of(line) == tree_digest(alg, tmp_path / "T", size).hex(), cmd
+
+
+def test_exclude_on_a_long_path(tmp_path):
+    """A path from DIR longer than any buffer on the stack is matched too."""
+    p = tmp_path / "T"
+    for i in range(12):
+        p = p / (chr(ord("a") + i) * 60)
+    p.mkdir(parents=True)
+    (p / "leaf").write_bytes(b"l")
+    (p / "kept").write_bytes(b"k")
+    pattern = "/".join(["*"] * 12) + "/leaf"
+    want = tree_digest("sha3-256", tmp_path / "T", excludes=[pattern])
+    assert want != tree_digest("sha3-256", tmp_path / "T")
+    assert ksum_tree(["--exclude", pattern, "T"], cwd=tmp_path) == f"{want.hex()}  T/\n"
