@@ -387,10 +387,10 @@ static int folder_open(folder *f, OSSL_LIB_CTX *lib)
     return 1;
 }
 
-/* ---- ksum --tree DIR... ---- */
+/* ---- the walk on the road ---- */
 
 typedef struct tree_run {
-    folder f;
+    folder *f;
     tree_walk *w;
 } tree_run;
 
@@ -404,17 +404,17 @@ static int next_item(void *ctx, void *item, file_job *job, size_t *weight)
     if (it->kind == TREE_FILE) {
         job->path = it->path;
         job->nofollow = 1;
-        job->d = t->f.d;
-        job->n = t->f.n;
+        job->d = t->f->d;
+        job->n = t->f->n;
     }
-    *weight = t->f.value_bytes + sizeof *it + (it->path != NULL ? strlen(it->path) : 0);
+    *weight = t->f->value_bytes + sizeof *it + (it->path != NULL ? strlen(it->path) : 0);
     return 1;
 }
 
 static int print_item(void *ctx, void *item, file_result *r, file_progress *progress)
 {
     (void)progress;
-    return fold(&((tree_run *)ctx)->f, item, r);
+    return fold(((tree_run *)ctx)->f, item, r);
 }
 
 static void drop_item(void *ctx, void *item)
@@ -422,6 +422,29 @@ static void drop_item(void *ctx, void *item)
     (void)ctx;
     tree_item_free(item);
 }
+
+/* Folds the trees of roots into f, their files hashed by the road's
+ * workers (those of o, as for any files) and the rest here; 0 when it
+ * could not start (said). */
+static int fold_roots(folder *f, OSSL_LIB_CTX *lib, const options *o, char *const *roots)
+{
+    tree_run t = {f, tree_walk_open(roots, o->excludes, o->nexcludes)};
+    road r;
+    int ok;
+
+    if (t.w == NULL) {
+        fprintf(message_stream(), "ksum: out of memory\n");
+        return 0;
+    }
+    road_client c = {sizeof(tree_item), next_item, NULL, print_item, drop_item, &t,
+                     f->n, f->d, f->n};
+    road_choose(&r, o, lib, 1, 1);
+    ok = road_run(&r, lib, &c, NULL);
+    tree_walk_close(t.w);
+    return ok;
+}
+
+/* ---- ksum --tree DIR... ---- */
 
 /* The digests: each algorithm's, the DIR's at -n's length. */
 static void choose_digests(folder *f, const options *o)
@@ -437,55 +460,36 @@ static void choose_digests(folder *f, const options *o)
 
 int hash_trees(const options *o, OSSL_LIB_CTX *lib)
 {
-    tree_run *t = calloc(1, sizeof *t);  /* hashers are large: not on the stack */
-    road r;
+    folder *f = calloc(1, sizeof *f);  /* hashers are large: not on the stack */
     int ok = 0;
 
-    if (t == NULL) {
+    if (f == NULL) {
         fprintf(message_stream(), "ksum: out of memory\n");
         return 0;
     }
-    choose_digests(&t->f, o);
-    t->f.o = o;
-    t->f.manifest = o->manifest;
-    if (!folder_open(&t->f, lib) ||
-        (t->w = tree_walk_open(o->files, o->excludes, o->nexcludes)) == NULL) {
+    choose_digests(f, o);
+    f->o = o;
+    f->manifest = o->manifest;
+    if (!folder_open(f, lib))
         fprintf(message_stream(), "ksum: out of memory\n");
-    } else {
-        road_client c = {sizeof(tree_item), next_item, NULL, print_item, drop_item, t,
-                         t->f.n, t->f.d, t->f.n};
-        road_choose(&r, o, lib, 1, 1);
-        ok = road_run(&r, lib, &c, NULL) && t->f.ok;
-    }
-    tree_walk_close(t->w);
-    folder_close(&t->f);
-    free(t);
+    else
+        ok = fold_roots(f, lib, o, o->files) && f->ok;
+    folder_close(f);
+    free(f);
     return ok;
 }
 
 /* ---- check mode ---- */
 
-static int fold_all(folder *f, tree_walk *w)
-{
-    tree_item it;
-    int err = 0;
-
-    while (err == 0 && tree_walk_next(w, &it)) {
-        err = fold(f, &it, NULL);
-        tree_item_free(&it);
-    }
-    return f->ok ? 0 : KSUM_ETREE;
-}
-
+/* On the printing thread of check mode, a road of its own: the check's
+ * workers hash the other lines' files meanwhile. */
 int tree_digest(OSSL_LIB_CTX *lib, const digest_spec *d, hasher *root, const char *path,
                 input *in, int quiet)
 {
-    folder *f;
     char *roots[2] = {(char *)path, NULL};
-    tree_walk *w = NULL;
-    int err = ENOMEM;
-
     struct stat st;
+    folder *f;
+    int err = ENOMEM;
 
     /* A missing DIR is a missing file to check mode (--ignore-missing). */
     if (stat(path, &st) != 0 && errno == ENOENT)
@@ -497,10 +501,8 @@ int tree_digest(OSSL_LIB_CTX *lib, const digest_spec *d, hasher *root, const cha
     f->root = root;
     f->quiet = quiet;
     f->in = in;
-    if (folder_open(f, lib) &&
-        (w = tree_walk_open(roots, d->o->excludes, d->o->nexcludes)) != NULL)
-        err = fold_all(f, w);
-    tree_walk_close(w);
+    if (folder_open(f, lib) && fold_roots(f, lib, d->o, roots))
+        err = f->ok ? 0 : KSUM_ETREE;
     folder_close(f);
     free(f);
     return err;
