@@ -120,7 +120,7 @@ static int tree_options_agree(const options *o)
         return usage_error("%s is only meaningful with --tree",
                            o->manifest ? "--manifest" : "--exclude");
     if (o->tree && other != NULL)
-        return usage_error("--tree cannot be used with %s", other);
+        return message_fail("--tree cannot be used with %s", other);
     if (o->tree && !o->check && !o->operands)
         return usage_error("--tree needs a DIR operand");
     if (o->tree && o->check && o->manifest)
