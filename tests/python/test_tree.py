@@ -172,13 +172,17 @@ def test_matches_the_reference(tmp_path, seed, alg, args, kw):
     assert got == f"{want.hex()}  T/\n"
 
 
-@pytest.mark.parametrize("alg,size", [("shake256", 16), ("k12", 100), ("kmac128", 7)])
+@pytest.mark.parametrize("alg,size", [("shake256", 16), ("k12", 100), ("kmac128", 7),
+                                      ("shake128", 3 << 20)])  # streamed, never held
 def test_n_is_the_roots_length_only(tmp_path, alg, size):
     make_tree(tmp_path / "T", 7)
     kw = {"key": b"k"} if alg == "kmac128" else {}
     args = ["-k", "6b"] if kw else []
     got = ksum_tree([f"--{alg}", "-n", str(size)] + args + ["T"], cwd=tmp_path)
     assert hex_of(got) == tree_digest(alg, tmp_path / "T", size, **kw).hex()
+    (tmp_path / "SUMS").write_text(got)
+    assert run(["--tree", "-c", f"--{alg}", "-n", str(size)] + args + ["SUMS"],
+               cwd=tmp_path)[:2] == (0, b"T/: OK\n")
 
 
 def test_deep_nesting(tmp_path):
