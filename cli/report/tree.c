@@ -13,7 +13,6 @@
 #include "input/treewalk.h"
 #include "report/output.h"
 #include "run/concurrent.h"
-#include "run/progress.h"
 
 /* ---- a node's encoding (docs/tree.md): SP 800-185's encode_string ---- */
 
@@ -184,7 +183,7 @@ static int fold_entry(folder *f, const tree_item *it, char type, const uint8_t *
 {
     node *top = &f->stack[f->depth - 1];
     const char *name = it->path + it->name_at;
-    int err = 0;
+    int listed = f->manifest && (type == 'f' || type == 'x'), err = 0;
 
     if (top->failed)
         return 0;
@@ -194,8 +193,7 @@ static int fold_entry(folder *f, const tree_item *it, char type, const uint8_t *
             fail(f, top->path, KSUM_EHASH, NULL);
             return 0;
         }
-    for (size_t k = 0, at = 0; f->manifest && (type == 'f' || type == 'x') && err == 0 && k < f->n;
-         at += f->d[k++].size)
+    for (size_t k = 0, at = 0; listed && err == 0 && k < f->n; at += f->d[k++].size)
         err = print_value(f, &f->leaf[k], it->path, values + at, f->d[k].size);
     return err;
 }
