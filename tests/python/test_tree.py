@@ -568,3 +568,13 @@ def test_exclude_on_a_long_path(tmp_path):
     want = tree_digest("sha3-256", tmp_path / "T", excludes=[pattern])
     assert want != tree_digest("sha3-256", tmp_path / "T")
     assert ksum_tree(["--exclude", pattern, "T"], cwd=tmp_path) == f"{want.hex()}  T/\n"
+
+
+def test_dir_reached_through_a_link(tmp_path):
+    """DIR itself may be a link to a directory (as under -r); the links
+    inside are never followed."""
+    build(tmp_path / "T", BASE)
+    os.symlink("T", tmp_path / "L")
+    os.symlink("../b", tmp_path / "T" / "a" / "up")
+    assert ksum_tree(["L"], cwd=tmp_path) == \
+        f"{tree_digest('sha3-256', tmp_path / 'T').hex()}  L/\n"
