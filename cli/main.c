@@ -25,6 +25,7 @@
 #include "ksumprov.h"
 #include "parts/parts.h"
 #include "report/sums.h"
+#include "report/tree.h"
 
 static OSSL_LIB_CTX *ksumprov_context(OSSL_PROVIDER **prov)
 {
@@ -172,7 +173,8 @@ int main(int argc, char **argv)
     else if (!options_resolve(&o, lib, &r))
         ok = 0;
     else
-        ok = o.check ? check_files(&o, lib) : hash_files(&o, lib);
+        ok = o.check ? check_files(&o, lib) : o.tree ? hash_trees(&o, lib)
+                                                     : hash_files(&o, lib);
     /* A full disk or a closed pipe must not pass for success. */
     ok &= output_close();
     OSSL_PROVIDER_unload(prov);

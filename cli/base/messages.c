@@ -299,6 +299,8 @@ static const char *error_text(int err)
     case KSUM_ESPECIAL: return "not a regular file: skipped";
     case KSUM_ESYMLINK: return "symbolic link: skipped (-L follows them)";
     case KSUM_ELISTSTDIN: return "standard input is the list of names being read";
+    case KSUM_ETREE: return "no tree digest: errors in the tree";
+    case KSUM_ETREELINE: return "a directory tree's line: check it with --tree";
     default: return strerror(err);
     }
 }

@@ -25,6 +25,9 @@
 #define KSUM_ESPECIAL (-21)     /* a FIFO, device or socket: skipped */
 #define KSUM_ESYMLINK (-22)     /* a symbolic link without -L: skipped */
 #define KSUM_ELISTSTDIN (-23)   /* '-' named by a list read from standard input */
+/* Directory trees (--tree). */
+#define KSUM_ETREE (-24)        /* errors in a tree, each named already: no digest */
+#define KSUM_ETREELINE (-25)    /* a tree's line ("NAME/") checked without --tree */
 
 /* A name with a backslash or a control character is printed escaped (\\,
  * \n, \r as GNU coreutils does, other control characters as \xHH), and

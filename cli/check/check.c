@@ -18,7 +18,9 @@
 #include "front/resolve.h"
 #include "input/feed.h"
 #include "input/files.h"
+#include "input/treewalk.h"
 #include "input/tuple.h"
+#include "report/tree.h"
 #include "run/concurrent.h"
 
 /* Undoes print_name's escaping in place (when escaped) and turns the
@@ -287,6 +289,7 @@ typedef struct check_item {
     int here;
     int unfetched;          /* its algorithm could not be fetched */
     int keyless;            /* a KMAC line, without a key or a switch */
+    int tree;               /* its name ends in '/': a directory tree's digest */
 } check_item;
 
 /* The printing of the items: the verdicts and the summaries, and the
@@ -368,10 +371,14 @@ static int compare_here(check_printer *c, const check_item *it, hasher *h, int *
     *failed = e->names[0];
     if ((sum = OPENSSL_malloc(stream ? 1 : h->size)) == NULL)
         return ENOMEM;
-    if (h->facts.takes & TAKES_ELEMENTS)
+    if (it->tree)
+        err = tree_digest(c->hashers.lib, &it->d, h, e->names[0], &c->in, c->o->status);
+    else if (h->facts.takes & TAKES_ELEMENTS)
         err = hash_tuple(h, e->names, e->n, &c->in, stream ? NULL : sum, failed);
     else
         err = feed_path(&h, 1, e->names[0], &c->in, stream ? &no_sum : &sum);
+    if (err == 0 && it->tree && !stream && !hasher_end(h, sum))
+        err = KSUM_EHASH;
     if (err == 0 && stream && !bytes_equal_streamed(e->want, h, equal))
         err = KSUM_EHASH;
     else if (err == 0 && !stream)
@@ -733,6 +740,12 @@ static int check_entry(checker *c, check_line *l, line_plan *p, check_item *it)
      * thread's; any other name is a regular file for a worker, or an error
      * known now, which costs no worker's time (a list of missing files). */
     it->here = tuple || size > HASHER_STREAM_MIN || strcmp(it->e.names[0], "-") == 0;
+    /* A name ending in '/' is a directory tree's (--tree's lines), hashed
+     * here; without --tree it is not taken for a file. */
+    it->tree = !tuple && tree_name(it->e.names[0]);
+    it->here |= it->tree;
+    if (it->tree && !c->o->tree)
+        it->err = KSUM_ETREELINE;
     if (!it->here && !it->unfetched)
         it->err = regular_or_why(it->e.names[0]);
     return LINE_CHECKED;

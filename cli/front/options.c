@@ -269,6 +269,21 @@ static int set_verbosity(options *o, const option_row *row, const char *arg)
     return set_flag(o, row, arg);
 }
 
+/* --exclude, any number of times: the patterns are the argv strings. */
+static int add_exclude(options *o, const option_row *row, const char *arg)
+{
+    char **more = realloc(o->excludes, (o->nexcludes + 1) * sizeof *more);
+
+    (void)row;
+    if (more == NULL) {
+        fprintf(message_stream(), "ksum: out of memory\n");
+        return 0;
+    }
+    o->excludes = more;
+    o->excludes[o->nexcludes++] = (char *)arg;
+    return 1;
+}
+
 /* A parameter option: its value, kept as given for messages; its range
  * is the provider's to judge (resolve.c asks). */
 static int set_param(options *o, const option_row *row, const char *arg)
@@ -516,6 +531,10 @@ const option_row option_rows[] = {
      HELP(18, "KT128/KT256/M14 in parts (man ksum)")},
     {"--part-range", "", "START:LEN", TEXT(part_range), ANY, OTHER(13)},
     {"--combine", "", NULL, FLAG(combine), ANY, BESIDE(19)},
+    /* One digest of a directory tree (docs/tree.md). */
+    {"--tree", "", NULL, FLAG(tree), ANY, OTHER(14)},
+    {"--exclude", "", "PATTERN", CALL(add_exclude), ANY, OTHER(15)},
+    {"--manifest", "", NULL, FLAG(manifest), ANY, OTHER(16)},
 };
 const size_t option_row_count = sizeof option_rows / sizeof option_rows[0];
 
@@ -648,4 +667,6 @@ void options_free(options *o)
     o->key = NULL;
     free(o->choices);
     o->choices = NULL;
+    free(o->excludes);
+    o->excludes = NULL;
 }

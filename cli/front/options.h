@@ -137,6 +137,11 @@ struct options {
     const char *part_share;  /* --part K/N */
     const char *part_range;  /* --part-range START:LEN */
     int combine;             /* --combine */
+    /* One digest of a directory tree (docs/tree.md, tree.h). */
+    int tree;                /* --tree: each FILE is a DIR, one digest each */
+    int manifest;            /* --manifest: a line per file and directory too */
+    char **excludes;         /* --exclude's patterns, in the order given */
+    size_t nexcludes;
 };
 
 /* The option that sets a TAKES_* bit ("--customization"), for messages:

@@ -112,10 +112,34 @@ static int parts_options_agree(const options *o)
     return 1;
 }
 
+/* --tree: each FILE is a directory, walked its own way; --exclude and
+ * --manifest belong to it.  In check mode it says how lines naming a
+ * directory ("NAME/") are checked, so that --exclude goes with it. */
+static int tree_options_agree(const options *o)
+{
+    const char *other = o->recursive ? "--recursive" : o->files_from ? "--files-from"
+                      : o->dereference ? "--dereference" : o->progress ? "--progress"
+                      : o->part_share ? "--part" : o->part_range ? "--part-range"
+                      : o->combine ? "--combine" : NULL;
+
+    if (!o->tree && (o->nexcludes > 0 || o->manifest))
+        return usage_error("%s is only meaningful with --tree",
+                           o->manifest ? "--manifest" : "--exclude");
+    if (o->tree && other != NULL)
+        return message_fail("--tree cannot be used with %s", other);
+    if (o->tree && !o->check && !o->operands)
+        return usage_error("--tree needs a DIR operand");
+    if (o->tree && o->check && o->manifest)
+        return usage_error("--manifest is not meaningful with --check");
+    if (o->manifest && o->raw)
+        return usage_error("--raw and --manifest are mutually exclusive");
+    return 1;
+}
+
 int options_judge(options *o)
 {
-    return walk_options_agree(o) && check_options_agree(o) && forms_agree(o) &&
-           parts_options_agree(o);
+    return tree_options_agree(o) && walk_options_agree(o) && check_options_agree(o) &&
+           forms_agree(o) && parts_options_agree(o);
 }
 
 /* ---- with the provider: the algorithms and what they take ---- */
@@ -124,10 +148,11 @@ int options_judge(options *o)
  * walk or a list, of any length, cannot be its tuple. */
 static int check_walk_algorithm(const options *o, const resolved *r)
 {
-    if ((o->recursive || o->files_from) && (r->facts.takes & TAKES_ELEMENTS)) {
+    if ((o->recursive || o->files_from || o->tree) && (r->facts.takes & TAKES_ELEMENTS)) {
         fprintf(message_stream(), "ksum: %s cannot be used with %s, which hashes "
                 "the FILEs as one tuple\n",
-                o->recursive ? "--recursive" : "--files-from", r->alg->name);
+                o->recursive ? "--recursive" : o->files_from ? "--files-from" : "--tree",
+                r->alg->name);
         usage_hint();
         return 0;
     }

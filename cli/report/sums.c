@@ -66,7 +66,7 @@ static void drop_name(void *ctx, void *item)
 static file_result hash_here(hash_run *h, const named *n, file_progress *progress)
 {
     hasher_set *s = &h->set;
-    file_result r = {0, malloc(s->sum_bytes + 1), NULL};
+    file_result r = {0, malloc(s->sum_bytes + 1), NULL, 0};
     char why[512];
 
     h->in.progress = progress;

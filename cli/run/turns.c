@@ -120,6 +120,7 @@ static void finish(in_flight *f, const turns_source *src)
         free(f->r.sums);
         f->r.sums = NULL;
     }
+    f->r.mode = (unsigned)f->in.before.st_mode;
     feed_close(&f->in);
     f->active = 0;
     src->publish(src->ctx, f->index, &f->r);

@@ -49,6 +49,8 @@ typedef struct file_result {
     int err;
     uint8_t *sums;
     char *why;
+    unsigned mode;      /* its st_mode as opened (--tree's exec bit: no stat
+                           of its own) */
 } file_result;
 
 void file_result_free(file_result *r);

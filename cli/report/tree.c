@@ -1,0 +1,507 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "report/tree.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/messages.h"
+#include "front/resolve.h"
+#include "input/feed.h"
+#include "input/treewalk.h"
+#include "report/output.h"
+#include "run/concurrent.h"
+
+/* ---- a node's encoding (docs/tree.md): SP 800-185's encode_string ---- */
+
+static size_t left_encode(uint64_t v, uint8_t *out)
+{
+    size_t n = 1;
+
+    while (n < 8 && (v >> (8 * n)) != 0)
+        n++;
+    out[0] = (uint8_t)n;
+    for (size_t i = 0; i < n; i++)
+        out[1 + i] = (uint8_t)(v >> (8 * (n - 1 - i)));
+    return n + 1;
+}
+
+static int absorb_string(hasher *h, const void *s, size_t len)
+{
+    uint8_t prefix[9];
+
+    return hasher_update(h, prefix, left_encode((uint64_t)len * 8, prefix)) &&
+           (len == 0 || hasher_update(h, s, len));
+}
+
+/* One entry of a directory node: its name, its type, its value. */
+static int absorb_entry(hasher *h, const char *name, char type, const uint8_t *value,
+                        size_t len)
+{
+    return absorb_string(h, name, strlen(name)) && absorb_string(h, &type, 1) &&
+           absorb_string(h, value, len);
+}
+
+/* ---- folding the walk's items into nodes ---- */
+
+/* A directory whose node is being absorbed, one hasher per digest. */
+typedef struct node {
+    hasher *hs;             /* opened on the first use of this depth */
+    size_t opened;
+    char *path;             /* as printed */
+    size_t name_at;
+    int failed;             /* an error in it: it has no value */
+} node;
+
+typedef struct folder {
+    OSSL_LIB_CTX *lib;
+    const options *o;       /* the forms of the lines; NULL: nothing printed */
+    digest_spec d[OPTIONS_ALGS_MAX];    /* the values inside, at inner_size */
+    size_t root_size[OPTIONS_ALGS_MAX];
+    size_t n, value_bytes;
+    hasher *root;           /* check mode: the caller's, for the DIR itself */
+    node *stack;
+    size_t depth, cap;
+    hasher leaf[OPTIONS_ALGS_MAX];      /* files hashed here, and links */
+    hasher *each[OPTIONS_ALGS_MAX];
+    uint8_t *sums[OPTIONS_ALGS_MAX];    /* into values */
+    uint8_t *values;
+    size_t leaves;          /* leaf hashers opened */
+    input own, *in;         /* the buffers files are read into here: its own,
+                               or check mode's */
+    int manifest, quiet;
+    int ok;                 /* every tree got its digest */
+} folder;
+
+static hasher *node_hasher(folder *f, size_t depth, size_t k)
+{
+    return depth == 0 && f->root != NULL ? f->root : &f->stack[depth].hs[k];
+}
+
+static void fail(folder *f, const char *path, int err, const char *why)
+{
+    if (!f->quiet)
+        report_error(path != NULL ? path : "ksum", err, why);
+    if (f->depth > 0)
+        f->stack[f->depth - 1].failed = 1;
+    else
+        f->ok = 0;
+}
+
+static int grow_nodes(folder *f)
+{
+    node *bigger;
+
+    if (f->depth < f->cap)
+        return 1;
+    bigger = realloc(f->stack, (f->cap ? 2 * f->cap : 16) * sizeof *bigger);
+    if (bigger == NULL)
+        return 0;
+    memset(bigger + f->cap, 0, (f->cap ? f->cap : 16) * sizeof *bigger);
+    f->stack = bigger;
+    f->cap = f->cap ? 2 * f->cap : 16;
+    return 1;
+}
+
+/* The hashers of depth f->depth, opened once and used by every directory
+ * at that depth. */
+static int open_nodes(folder *f, node *nd)
+{
+    if (nd->hs == NULL && (nd->hs = calloc(f->n, sizeof *nd->hs)) == NULL)
+        return 0;
+    for (; nd->opened < f->n; nd->opened++)
+        if ((f->depth > 0 || f->root == NULL) &&
+            !hasher_open(&nd->hs[nd->opened], f->lib, f->d[nd->opened].alg,
+                         f->d[nd->opened].o))
+            return 0;
+    return 1;
+}
+
+/* A directory begins: its nodes begin with the header.  Without room for
+ * its node the walk and the nodes would part: everything stops (as
+ * KSUM_EWRITE stops the road). */
+static int fold_enter(folder *f, tree_item *it)
+{
+    node *nd;
+    int ok;
+
+    if (!grow_nodes(f)) {
+        report_error(it->path, ENOMEM, NULL);
+        f->ok = 0;
+        return KSUM_EWRITE;
+    }
+    nd = &f->stack[f->depth];
+    ok = open_nodes(f, nd);
+    for (size_t k = 0; ok && k < f->n; k++) {
+        hasher *h = node_hasher(f, f->depth, k);
+        if (h != f->root)
+            hasher_set_size(h, f->depth == 0 ? f->root_size[k] : f->d[k].size);
+        ok = hasher_begin(h) && absorb_string(h, TREE_HEADER, strlen(TREE_HEADER));
+    }
+    nd->path = it->path;
+    it->path = NULL;
+    nd->name_at = it->name_at;
+    nd->failed = 0;
+    f->depth++;
+    if (!ok)
+        fail(f, nd->path, KSUM_EHASH, NULL);
+    return 0;
+}
+
+/* "NAME/": how a directory's line names it. */
+static char *dir_name(const char *path)
+{
+    size_t len = strlen(path);
+    char *name = malloc(len + 2);
+
+    if (name != NULL)
+        snprintf(name, len + 2, "%s%s", path, tree_name(path) ? "" : "/");
+    return name;
+}
+
+/* A manifest's or a DIR's line for digest k: the bytes in buf, or
+ * squeezed from h when buf is NULL.  0, or KSUM_EWRITE to stop. */
+static int print_value(folder *f, hasher *h, const char *name, const uint8_t *buf, size_t len)
+{
+    sum_source src = {buf, len, buf == NULL ? h : NULL};
+    int err = print_sum_line(f->o, h, (char *const *)&name, 1, &src);
+
+    if (err != 0 && err != KSUM_EWRITE) {
+        report_error(name, err, NULL);
+        f->ok = 0;
+        return 0;
+    }
+    return err;
+}
+
+/* An entry of the innermost directory, with its value for each digest
+ * (one after the other in values); a file's manifest lines (a link has
+ * none: checked as a file, its target would be read). */
+static int fold_entry(folder *f, const tree_item *it, char type, const uint8_t *values)
+{
+    node *top = &f->stack[f->depth - 1];
+    const char *name = it->path + it->name_at;
+    int listed = f->manifest && (type == 'f' || type == 'x'), err = 0;
+
+    if (top->failed)
+        return 0;
+    for (size_t k = 0, at = 0; k < f->n; at += f->d[k++].size)
+        if (!absorb_entry(node_hasher(f, f->depth - 1, k), name, type, values + at,
+                          f->d[k].size)) {
+            fail(f, top->path, KSUM_EHASH, NULL);
+            return 0;
+        }
+    for (size_t k = 0, at = 0; listed && err == 0 && k < f->n; at += f->d[k++].size)
+        err = print_value(f, &f->leaf[k], it->path, values + at, f->d[k].size);
+    return err;
+}
+
+/* A link's value: the digest of its contents. */
+static int fold_link(folder *f, const tree_item *it)
+{
+    for (size_t k = 0; k < f->n; k++)
+        if (!hasher_begin(&f->leaf[k]) ||
+            !hasher_update(&f->leaf[k], (const uint8_t *)it->target, it->target_len) ||
+            !hasher_end(&f->leaf[k], f->sums[k])) {
+            fail(f, it->path, KSUM_EHASH, NULL);
+            return 0;
+        }
+    return fold_entry(f, it, 'l', f->values);
+}
+
+/* The DIR itself ends: its lines, or nothing when there was an error in
+ * it (named already).  Check mode's caller ends the root hasher. */
+static int fold_root(folder *f, node *nd)
+{
+    char *name = f->o != NULL && !nd->failed ? dir_name(nd->path) : NULL;
+    int err = 0;
+
+    f->ok &= !nd->failed;
+    if (f->o == NULL || nd->failed)
+        return 0;
+    for (size_t k = 0; name != NULL && err == 0 && k < f->n; k++) {
+        hasher *h = node_hasher(f, 0, k);
+        uint8_t *sum = hasher_streams(h) ? NULL : malloc(h->size);
+        if (!hasher_streams(h) && (sum == NULL || !hasher_end(h, sum)))
+            fail(f, nd->path, sum == NULL ? ENOMEM : KSUM_EHASH, NULL);
+        else
+            err = print_value(f, h, name, sum, h->size);
+        free(sum);
+    }
+    if (name == NULL)
+        fail(f, nd->path, ENOMEM, NULL);
+    free(name);
+    return err;
+}
+
+/* A directory inside ends: its value goes into its parent's node. */
+static int fold_dir(folder *f, node *nd)
+{
+    tree_item it = {.path = nd->path, .name_at = nd->name_at};
+    char *name = NULL;
+    int err = 0;
+
+    if (!nd->failed)
+        for (size_t k = 0, at = 0; k < f->n; at += f->d[k++].size)
+            if (!hasher_end(&nd->hs[k], f->values + at)) {
+                fail(f, nd->path, KSUM_EHASH, NULL);
+                return 0;
+            }
+    if (nd->failed) {
+        f->stack[f->depth - 1].failed = 1;
+        return 0;
+    }
+    err = fold_entry(f, &it, 'd', f->values);
+    if (f->manifest && err == 0 && (name = dir_name(nd->path)) == NULL)
+        fail(f, nd->path, ENOMEM, NULL);
+    for (size_t k = 0, at = 0; name != NULL && err == 0 && k < f->n; at += f->d[k++].size)
+        err = print_value(f, &nd->hs[k], name, f->values + at, f->d[k].size);
+    free(name);
+    return err;
+}
+
+static int fold_leave(folder *f)
+{
+    node *nd = &f->stack[--f->depth];
+    int err = f->depth == 0 ? fold_root(f, nd) : fold_dir(f, nd);
+
+    free(nd->path);
+    nd->path = NULL;
+    return err;
+}
+
+/* A regular file no worker took, hashed here into values, as feed_path
+ * does, but keeping its mode as opened: its execute bit counts. */
+static int hash_here(folder *f, const tree_item *it, unsigned *mode)
+{
+    feed in;
+    int err = feed_open(&in, it->path, 1, 1, NULL);
+
+    if (err != 0)
+        return err;
+    *mode = (unsigned)in.before.st_mode;
+    for (size_t k = 0; err == 0 && k < f->n; k++)
+        if (!hasher_begin(f->each[k]))
+            err = KSUM_EHASH;
+    if (err == 0)
+        err = feed_all(&in, f->each, f->n, f->in);
+    for (size_t k = 0; err == 0 && k < f->n; k++)
+        if (!hasher_end(f->each[k], f->sums[k]))
+            err = KSUM_EHASH;
+    feed_close(&in);
+    return err;
+}
+
+/* One item of the walk, in order: r is what a worker made of a file,
+ * NULL when none took it.  0, or KSUM_EWRITE to stop. */
+static int fold(folder *f, tree_item *it, const file_result *r)
+{
+    unsigned mode = 0;
+    int err;
+
+    switch (it->kind) {
+    case TREE_ENTER:
+        return fold_enter(f, it);
+    case TREE_LEAVE:
+        return fold_leave(f);
+    case TREE_LINK:
+        return fold_link(f, it);
+    case TREE_ERROR:
+        fail(f, it->path, it->err, it->why);
+        return 0;
+    case TREE_FILE:
+        break;
+    }
+    /* Hashed even in a tree that already failed: every error is named. */
+    err = r != NULL ? r->err : hash_here(f, it, &mode);
+    if (err != 0) {
+        fail(f, it->path, err, r != NULL ? r->why : NULL);
+        return 0;
+    }
+    mode = r != NULL ? r->mode : mode;
+    return fold_entry(f, it, (mode & S_IXUSR) ? 'x' : 'f', r != NULL ? r->sums : f->values);
+}
+
+/* ---- the folder's life ---- */
+
+static void folder_close(folder *f)
+{
+    for (size_t i = 0; i < f->cap; i++) {
+        for (size_t k = 0; k < f->stack[i].opened; k++)
+            if (i > 0 || f->root == NULL)
+                hasher_close(&f->stack[i].hs[k]);
+        free(f->stack[i].hs);
+        free(f->stack[i].path);
+    }
+    free(f->stack);
+    for (size_t k = 0; k < f->leaves; k++)
+        hasher_close(&f->leaf[k]);
+    free(f->values);
+    if (f->in == &f->own)
+        input_free(&f->own);
+}
+
+/* The length of the values inside a tree (docs/tree.md): a fixed-length
+ * digest's own; for an XOF its capacity, twice its security strength, so
+ * that a collision of values costs what one of the algorithm does (the
+ * default lengths are shorter: KT128's is 16 bytes). */
+static size_t inner_size(const hasher *h)
+{
+    /* an int, -1 when unknown: as a size_t, too large and not used */
+    size_t rate = h->md != NULL ? (size_t)EVP_MD_get_block_size(h->md)
+                                : EVP_MAC_CTX_get_block_size(h->mac_ctx);
+
+    if (h->facts.fixed_size != 0)
+        return h->facts.fixed_size;
+    return rate > 0 && rate < 200 ? 200 - rate : h->facts.default_size;
+}
+
+/* After d's algorithms and n are set: the leaf hashers, the inner
+ * lengths, and room for a value of each digest. */
+static int folder_open(folder *f, OSSL_LIB_CTX *lib)
+{
+    f->lib = lib;
+    f->ok = 1;
+    if (f->in == NULL) {
+        f->in = &f->own;
+        if (!input_init(&f->own, 0))
+            return 0;
+    }
+    for (size_t k = 0; k < f->n; k++) {
+        if (!hasher_open(&f->leaf[k], lib, f->d[k].alg, f->d[k].o))
+            return 0;
+        f->leaves++;
+        f->d[k].size = inner_size(&f->leaf[k]);
+        hasher_set_size(&f->leaf[k], f->d[k].size);
+        f->each[k] = &f->leaf[k];
+        f->value_bytes += f->d[k].size;
+    }
+    if ((f->values = malloc(f->value_bytes)) == NULL)
+        return 0;
+    for (size_t k = 0, at = 0; k < f->n; at += f->d[k++].size)
+        f->sums[k] = f->values + at;
+    return 1;
+}
+
+/* ---- the walk on the road ---- */
+
+typedef struct tree_run {
+    folder *f;
+    tree_walk *w;
+} tree_run;
+
+static int next_item(void *ctx, void *item, file_job *job, size_t *weight)
+{
+    tree_run *t = ctx;
+    tree_item *it = item;
+
+    if (!tree_walk_next(t->w, it))
+        return 0;
+    if (it->kind == TREE_FILE) {
+        job->path = it->path;
+        job->nofollow = 1;
+        job->d = t->f->d;
+        job->n = t->f->n;
+    }
+    *weight = t->f->value_bytes + sizeof *it + (it->path != NULL ? strlen(it->path) : 0);
+    return 1;
+}
+
+static int print_item(void *ctx, void *item, file_result *r, file_progress *progress)
+{
+    (void)progress;
+    return fold(((tree_run *)ctx)->f, item, r);
+}
+
+static void drop_item(void *ctx, void *item)
+{
+    (void)ctx;
+    tree_item_free(item);
+}
+
+/* Folds the trees of roots into f, their files hashed by the road's
+ * workers (those of o, as for any files) and the rest here; 0 when it
+ * could not start (said). */
+static int fold_roots(folder *f, OSSL_LIB_CTX *lib, const options *o, char *const *roots)
+{
+    tree_run t = {f, tree_walk_open(roots, o->excludes, o->nexcludes)};
+    road r;
+    int ok;
+
+    if (t.w == NULL) {
+        fprintf(message_stream(), "ksum: out of memory\n");
+        return 0;
+    }
+    road_client c = {sizeof(tree_item), next_item, NULL, print_item, drop_item, &t,
+                     f->n, f->d, f->n};
+    road_choose(&r, o, lib, 1, 1);
+    ok = road_run(&r, lib, &c, NULL);
+    tree_walk_close(t.w);
+    return ok;
+}
+
+/* ---- ksum --tree DIR... ---- */
+
+/* The digests: each algorithm's, the DIR's at -n's length. */
+static void choose_digests(folder *f, const options *o)
+{
+    const resolved *r = o->evp;
+
+    f->n = r->nalgs;
+    for (size_t k = 0; k < f->n; k++) {
+        f->d[k] = (digest_spec){r->algs[k], o, 0, k};   /* its size: folder_open's */
+        f->root_size[k] = hasher_output_size(&r->facts_of[k], o);
+    }
+}
+
+int hash_trees(const options *o, OSSL_LIB_CTX *lib)
+{
+    folder *f = calloc(1, sizeof *f);  /* hashers are large: not on the stack */
+    int ok = 0;
+
+    if (f == NULL) {
+        fprintf(message_stream(), "ksum: out of memory\n");
+        return 0;
+    }
+    choose_digests(f, o);
+    f->o = o;
+    f->manifest = o->manifest;
+    if (!folder_open(f, lib))
+        fprintf(message_stream(), "ksum: out of memory\n");
+    else
+        ok = fold_roots(f, lib, o, o->files) && f->ok;
+    folder_close(f);
+    free(f);
+    return ok;
+}
+
+/* ---- check mode ---- */
+
+/* On the printing thread of check mode, a road of its own: the check's
+ * workers hash the other lines' files meanwhile. */
+int tree_digest(OSSL_LIB_CTX *lib, const digest_spec *d, hasher *root, const char *path,
+                input *in, int quiet)
+{
+    char *roots[2] = {(char *)path, NULL};
+    struct stat st;
+    folder *f;
+    int err = ENOMEM;
+
+    /* A missing DIR is a missing file to check mode (--ignore-missing). */
+    if (stat(path, &st) != 0 && errno == ENOENT)
+        return ENOENT;
+    if ((f = calloc(1, sizeof *f)) == NULL)
+        return ENOMEM;
+    f->n = 1;
+    f->d[0] = (digest_spec){d->alg, d->o, 0, 0};
+    f->root = root;
+    f->quiet = quiet;
+    f->in = in;
+    if (folder_open(f, lib) && fold_roots(f, lib, d->o, roots))
+        err = f->ok ? 0 : KSUM_ETREE;
+    folder_close(f);
+    free(f);
+    return err;
+}
