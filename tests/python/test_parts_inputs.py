@@ -1,0 +1,101 @@
+# SPDX-License-Identifier: Apache-2.0
+"""--part and --combine on every kind of input: exact or refused.
+
+No road prints, with exit status 0, a digest of other bytes than the
+user named: --part covers exactly the bytes `ksum FILE` would hash, or
+refuses the file in one line; --combine refuses what is not records
+after its first line, in bounded memory, and a record whose parts
+disagree.  docs/testing.md ("Parts and combine: inputs tried") lists
+the input kinds and what each road does with them.
+"""
+import base64
+import os
+import re
+import subprocess
+import sys
+import threading
+
+import pytest
+
+import keccak_ref as ref
+from conftest import BUILD, KSUM, run
+
+SANITIZED = os.environ.get("KSUM_SANITIZED") == "1"
+SHIM = os.path.join(BUILD, "tests", "fault_shim.so")
+needs_shim = pytest.mark.skipif(SANITIZED or not os.path.exists(SHIM),
+                                reason="the LD_PRELOAD shim cannot go before a sanitizer runtime")
+CHUNK = 8192
+MiB = 1 << 20
+
+
+def ok(args, **kw):
+    code, out, err = run(args, **kw)
+    assert code == 0 and err == "", (args, err)
+    return out
+
+
+def refused(args, *patterns, **kw):
+    """One line on standard error matching every pattern, exit 1, nothing
+    on standard output."""
+    code, out, err = run(args, **kw)
+    assert code == 1 and out == b"", (args, code, out[:200], err)
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    for p in patterns:
+        assert re.search(p, lines[0]), (p, lines[0])
+    return lines[0]
+
+
+def digest(line):
+    return line.split()[0]
+
+
+@pytest.fixture
+def obj(tmp_path):
+    data = os.urandom(5 * CHUNK + 123)
+    (tmp_path / "obj").write_bytes(data)
+    return tmp_path, data
+
+
+def faulty(d, mode, after):
+    return dict(os.environ, LD_PRELOAD=SHIM, KSUM_FAULT_MODE=mode,
+                KSUM_FAULT_AFTER=str(after), KSUM_FAULT_PATH=str(d / "bad"))
+
+
+REASON = {"eio": "Input/output error", "truncate": "file changed while it was read",
+          "grow": "file changed while it was read",
+          "overwrite": "file changed while it was read"}
+
+
+@pytest.fixture
+def records(obj):
+    d, data = obj
+    for k in (1, 2, 3):
+        (d / f"p{k}").write_bytes(ok(["--k12", "--part", f"{k}/3", "obj"], cwd=d))
+    return d, data
+
+
+def resealed(lines):
+    """A record of these lines (no cvs or check line) with its cvs count
+    and check made anew, as a hand or a broken writer would."""
+    cvs = sum(1 for l in lines if l.startswith(b"cv "))
+    body = b"".join(l + b"\n" for l in lines) + b"cvs %d\n" % cvs
+    return body + b"check " + ref.kt128(body, b"", 32).hex().encode() + b"\n"
+
+
+# ---- files that change while a part is read ----
+
+@needs_shim
+@pytest.mark.parametrize("mode", sorted(REASON))
+@pytest.mark.parametrize("share", ["1/1", "1/3", "3/3"])
+@pytest.mark.parametrize("after", [100, CHUNK + 1, MiB + 7])
+def test_file_that_changes_while_a_part_is_read(tmp_path, mode, share, after):
+    """The fault shim's pread: the file cut, grown or written over while
+    --part reads it, or a read error: refused, and no check line, so that
+    what was printed is no record."""
+    (tmp_path / "bad").write_bytes(os.urandom(3 * MiB + 5))
+    code, out, err = run(["--k12", "--part", share, "bad"], cwd=tmp_path,
+                         env=faulty(tmp_path, mode, after))
+    assert code == 1, err
+    assert err == f"ksum: bad: {REASON[mode]}\n"
+    assert b"\ncheck " not in out
