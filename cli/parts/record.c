@@ -9,12 +9,14 @@
 #include <inttypes.h>
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
+#include <openssl/err.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/bigmem.h"
 #include "base/encoding.h"
+#include "base/messages.h"
 #include "ksumprov.h"
 
 #define PROPS "provider=" KSUMPROV_NAME
@@ -69,6 +71,30 @@ int part_digest(OSSL_LIB_CTX *lib, const void *in, size_t len, uint8_t out[PART_
 
     EVP_MD_CTX_free(ctx);
     return ok;
+}
+
+int part_out_of_memory(void)
+{
+    unsigned long e = ERR_peek_error();
+    const char *lib = ERR_lib_error_string(e);
+
+    return e == 0 || ERR_GET_REASON(e) == ERR_R_MALLOC_FAILURE ||
+           (ERR_GET_REASON(e) == KSUMPROV_R_ALLOC && lib != NULL &&
+            strcmp(lib, KSUMPROV_NAME) == 0);
+}
+
+void part_failure(char *why, size_t size, const char *what)
+{
+    int n;
+
+    if (part_out_of_memory()) {
+        ERR_clear_error();
+        snprintf(why, size, "out of memory");
+        return;
+    }
+    n = snprintf(why, size, "%s: ", what);
+    if (n > 0 && (size_t)n < size)
+        openssl_reason(why + n, size - (size_t)n);
 }
 
 /* ---- reading records ---- */
@@ -511,7 +537,7 @@ static int parse_check(OSSL_LIB_CTX *lib, cursor *c, const char *start, char *wh
         return 0;
     }
     if (!part_digest(lib, start, hashed, got)) {
-        snprintf(why, why_size, "cannot compute its digest");
+        part_failure(why, why_size, "cannot compute its check");
         return 0;
     }
     if (CRYPTO_memcmp(want, got, PART_DIGEST) != 0) {
@@ -521,15 +547,31 @@ static int parse_check(OSSL_LIB_CTX *lib, cursor *c, const char *start, char *wh
     return 1;
 }
 
-/* The whole first chunk in the record of chunk 0, and in no other. */
-static int head_fits(const part_record *r, size_t head_n, char *why, size_t why_size)
+/* The whole first chunk in the record of chunk 0, and in no other; and
+ * it is the chunk its "first" line names: the head is what the final node
+ * absorbs, the "first" digest what the records are compared by, and a
+ * record whose two disagree would give the digest of another object. */
+static int head_fits(OSSL_LIB_CTX *lib, const part_record *r, size_t head_n, char *why,
+                     size_t why_size)
 {
     uint64_t first_len = r->length < PART_CHUNK ? r->length : PART_CHUNK;
     int has0 = r->begin == 0 && r->end > 0;
+    uint8_t d[PART_DIGEST];
 
     if ((has0 && r->head_len != first_len) || (!has0 && head_n > 0)) {
         snprintf(why, why_size, "the head (the first chunk) is %s",
                  has0 ? "incomplete" : "in a part that does not start the object");
+        return 0;
+    }
+    if (!has0)
+        return 1;
+    if (!part_digest(lib, r->head, r->head_len, d)) {
+        part_failure(why, why_size, "cannot compute the digest of its head");
+        return 0;
+    }
+    if (CRYPTO_memcmp(d, r->first, PART_DIGEST) != 0) {
+        snprintf(why, why_size, "its head (the first chunk) is not the chunk its 'first' "
+                 "line names");
         return 0;
     }
     return 1;
@@ -544,7 +586,8 @@ static int parse_record(OSSL_LIB_CTX *lib, cursor *c, part_record *r, char *why,
     size_t head_n = 0;
 
     return parse_header(c, r, why, why_size) && parse_body(c, r, &head_n, why, why_size) &&
-           parse_check(lib, c, start, why, why_size) && head_fits(r, head_n, why, why_size);
+           parse_check(lib, c, start, why, why_size) &&
+           head_fits(lib, r, head_n, why, why_size);
 }
 
 int part_records_parse(OSSL_LIB_CTX *lib, const char *file, const char *text,

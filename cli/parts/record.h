@@ -97,8 +97,16 @@ int part_records_parse(OSSL_LIB_CTX *lib, const char *file, const char *text,
                        size_t len, part_pool *pool, part_record_fn parsed, void *arg,
                        part_record **recs, size_t *n, char *why, size_t why_size);
 void part_records_free(part_record *recs, size_t n);
+
 /* The digest records use: KT128 of in, 32 bytes. */
 int part_digest(OSSL_LIB_CTX *lib, const void *in, size_t len, uint8_t out[PART_DIGEST]);
+/* Whether the EVP call that just failed ran out of memory: OpenSSL queued
+ * nothing (3.0's CRYPTO_malloc queues no error), or OpenSSL or the
+ * provider (KSUMPROV_R_ALLOC) said so. */
+int part_out_of_memory(void);
+/* Why an EVP call failed, into why: "out of memory" (part_out_of_memory),
+ * else "WHAT: OpenSSL's reason"; empties OpenSSL's queue. */
+void part_failure(char *why, size_t size, const char *what);
 /* The same digest in steps, for a record written line by line. */
 int part_check_begin(OSSL_LIB_CTX *lib, EVP_MD_CTX *ctx);
 int part_check_end(EVP_MD_CTX *ctx, uint8_t out[PART_DIGEST]);

@@ -99,3 +99,26 @@ def test_file_that_changes_while_a_part_is_read(tmp_path, mode, share, after):
     assert code == 1, err
     assert err == f"ksum: bad: {REASON[mode]}\n"
     assert b"\ncheck " not in out
+
+
+# ---- a record whose head is not its "first" chunk ----
+
+def test_head_that_disagrees_with_first_is_refused(records):
+    """The head is what the final node absorbs; the "first" digest is what
+    the records are compared by.  A head edited by hand (its check made
+    anew) would give the digest of another object."""
+    d, data = records
+    lines = [l for l in (d / "p1").read_bytes().split(b"\n")
+             if l and not l.startswith((b"cvs ", b"check "))]
+    at = next(i for i, l in enumerate(lines) if l.startswith(b"head "))
+    raw = bytearray(base64.b64decode(lines[at][5:]))
+    raw[0] ^= 1
+    lines[at] = b"head " + base64.b64encode(bytes(raw))
+    (d / "h1").write_bytes(resealed(lines))
+    refused(["--k12", "--combine", "h1", "p2", "p3"],
+            r"^ksum: h1: part record 1: .*head.*'first'", cwd=d)
+    # the same record unedited, resealed, still combines
+    (d / "g1").write_bytes(resealed([l for l in (d / "p1").read_bytes().split(b"\n")
+                                     if l and not l.startswith((b"cvs ", b"check "))]))
+    assert ok(["--k12", "--combine", "g1", "p2", "p3"], cwd=d) == \
+        ok(["--k12", "obj"], cwd=d)
