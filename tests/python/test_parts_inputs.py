@@ -122,3 +122,130 @@ def test_head_that_disagrees_with_first_is_refused(records):
                                      if l and not l.startswith((b"cvs ", b"check "))]))
     assert ok(["--k12", "--combine", "g1", "p2", "p3"], cwd=d) == \
         ok(["--k12", "obj"], cwd=d)
+
+
+# ---- --part: what the file holds, or a refusal ----
+
+SIZE_UNKNOWN = r"size cannot be known before it is read.*hash it whole"
+
+
+@pytest.mark.parametrize("path", ["/proc/cpuinfo", "/proc/version", "/proc/self/status"])
+def test_proc_file_is_refused(path):
+    """st_size is 0 in /proc: ranges planned from it covered no byte, and
+    the combined digest was that of empty input."""
+    if not os.path.exists(path):
+        pytest.skip(f"no {path}")
+    refused(["--k12", "--part", "1/1", path], "^ksum: " + re.escape(path) + ": ", SIZE_UNKNOWN)
+
+
+def sys_file_smaller_than_its_size():
+    for path in ("/sys/kernel/mm/transparent_hugepage/enabled",
+                 "/sys/devices/system/cpu/online", "/sys/power/state",
+                 "/sys/kernel/mm/transparent_hugepage/defrag"):
+        try:
+            with open(path, "rb") as f:
+                if 0 < len(f.read()) < os.stat(path).st_size:
+                    return path
+        except OSError:
+            pass
+    return None
+
+
+def test_sys_file_is_refused_as_such():
+    """A /sys file says 4096 bytes and holds fewer: not "changed"."""
+    path = sys_file_smaller_than_its_size()
+    if path is None:
+        pytest.skip("no readable /sys file smaller than its st_size")
+    refused(["--k12", "--part", "1/1", path], SIZE_UNKNOWN)
+
+
+def run_stdin_at(path, offset, args):
+    with open(path, "rb") as f:
+        f.seek(offset)
+        p = subprocess.run([KSUM] + args, stdin=f, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, timeout=60)
+    return p.returncode, p.stdout, p.stderr.decode()
+
+
+@pytest.mark.parametrize("offset", [10, CHUNK, 3 * CHUNK + 5, 10 ** 9])
+def test_standard_input_from_where_it_stands(obj, offset):
+    """`ksum -` hashes standard input from its offset; so do the parts."""
+    d, data = obj
+    want = ok(["--k12", "-"], input=data[offset:])
+    records = []
+    for k in (1, 2, 3):
+        code, out, err = run_stdin_at(d / "obj", offset, ["--k12", "--part", f"{k}/3", "-"])
+        assert code == 0 and err == "", err
+        records.append(out)
+    assert ok(["--k12", "--combine", "-"], input=b"".join(records)) == want
+    code, out, err = run_stdin_at(d / "obj", offset, ["--k12", "-"])
+    assert out == want
+
+
+def test_fifo_is_refused_without_waiting_for_a_writer(tmp_path):
+    os.mkfifo(tmp_path / "fifo")
+    refused(["--k12", "--part", "1/1", str(tmp_path / "fifo")], "needs a regular file")
+
+
+@pytest.mark.parametrize("path", ["/dev/zero", "/dev/null"])
+def test_devices_are_refused(path):
+    refused(["--k12", "--part", "1/1", path], "needs a regular file")
+
+
+def test_pipe_is_refused():
+    refused(["--k12", "--part", "1/1", "-"], "needs a regular file", input=b"abc")
+
+
+def test_empty_regular_file(tmp_path):
+    (tmp_path / "e").write_bytes(b"")
+    rec = ok(["--k12", "--part", "1/1", "e"], cwd=tmp_path)
+    (tmp_path / "r").write_bytes(rec)
+    assert ok(["--k12", "--combine", "r"], cwd=tmp_path) == ok(["--k12", "e"], cwd=tmp_path)
+
+
+# ---- messages ----
+
+def test_two_algorithms_named_as_such(records):
+    d, _ = records
+    refused(["--k12", "--kt256", "--combine", "p1", "p2", "p3"],
+            r"^ksum: --combine takes one algorithm", cwd=d)
+    refused(["--k12", "--kt256", "--part", "1/3", "obj"], r"^ksum: --part takes one algorithm",
+            cwd=d)
+    refused(["--k12", "--m14", "--part-range", "0:1", "obj"],
+            r"^ksum: --part-range takes one algorithm", cwd=d)
+
+
+ALLOC_ROADS = {
+    "part": ["--k12", "--part", "1/3", "obj"],
+    "combine": ["--k12", "--combine", "--threads", "1", "p1", "p2", "p3"],
+}
+WRONG_WORDS = ("cannot compute", "corrupted", "FAILED", "do not make the tree", "changed",
+               "size cannot be known", "not a part record", "truncated")
+
+
+@needs_shim
+@pytest.mark.parametrize("road", sorted(ALLOC_ROADS))
+def test_allocation_failure_is_said_as_such(records, road):
+    """Every allocation of ksum's own failed in turn: a run succeeds with
+    the right output, or says the file or option and never blames the
+    input for it."""
+    d, _ = records
+    args = ALLOC_ROADS[road]
+    count = d / "count"
+    env = dict(os.environ, LD_PRELOAD=SHIM, KSUM_FAULT_ALLOC_SCOPE="ksum",
+               KSUM_FAULT_ALLOC_COUNT=str(count))
+    want = subprocess.run([KSUM] + args, cwd=d, env=env, stdout=subprocess.PIPE,
+                          check=True).stdout
+    bad = []
+    for n in range(1, int(count.read_text()) + 2):
+        p = subprocess.run([KSUM] + args, cwd=d, env=dict(env, KSUM_FAULT_ALLOC=str(n)),
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+        err = p.stderr.decode("utf-8", "replace")
+        first = err.split("\n", 1)[0]
+        if p.returncode == 0:
+            if p.stdout != want:
+                bad.append(f"N={n}: exit 0 with another output")
+        elif p.returncode < 0 or not first.startswith("ksum: ") or \
+                any(w in first for w in WRONG_WORDS):
+            bad.append(f"N={n}: {p.returncode}: {first[:200]!r}")
+    assert not bad, "\n".join(bad[:20])
