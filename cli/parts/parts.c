@@ -577,23 +577,46 @@ static void text_free(text_buffer *b)
         free(b->p);
 }
 
-/* Reads the whole of name ("-": standard input) into b, *len bytes; 0, or
- * the errno value that stopped it. */
-static int slurp(const char *name, text_buffer *b, size_t *len)
+/* A regular file's buffer at first: its size and a byte more (to see its
+ * end), one read and no copy, when that is no more than this; a bigger
+ * one grows to its size once its first record's header allows it. */
+#define FIRST_CAP ((size_t)4 << 20)
+#define STREAM_CAP ((size_t)64 << 10)
+
+/* The capacity after cap for a file of size bytes (0: a stream) */
+static size_t next_cap(size_t cap, uint64_t size, size_t room)
+{
+    if (size >= cap && size < SIZE_MAX / 2 && size + 1 <= room)
+        return (size_t)size + 1;
+    return cap * 2;
+}
+
+/* Reads the whole of name ("-": standard input) into b, *len bytes, judged
+ * as it comes (part_scan): what is not records stops the reading.  0; the
+ * errno value that stopped it; or -1 with a reason in why. */
+static int slurp(const char *name, text_buffer *b, size_t *len, char *why, size_t why_size)
 {
     int fd = strcmp(name, "-") == 0 ? STDIN_FILENO : open(name, O_RDONLY | O_CLOEXEC);
     struct stat st;
-    /* a regular file's size and a byte more (to see its end): no copies */
-    size_t cap = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-                         st.st_size > 0 && (uint64_t)st.st_size < SIZE_MAX / 2
-                     ? (size_t)st.st_size + 1 : 65536;
+    uint64_t size = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0
+                        ? (uint64_t)st.st_size : 0;
+    size_t cap = size > 0 && size < FIRST_CAP ? (size_t)size + 1 : size > 0 ? FIRST_CAP
+                                                                            : STREAM_CAP;
     int err = fd < 0 ? errno : !text_room(b, cap, 0) ? ENOMEM : 0;
+    part_scan scan;
+    size_t room = 0;
 
+    part_scan_init(&scan, name);
     for (*len = 0; err == 0;) {
         ssize_t got;
-        if (*len == b->cap && !text_room(b, b->cap * 2, *len))
+        if (!part_scan_more(&scan, b->p, *len, &room, why, why_size)) {
+            err = -1;
+            break;
+        }
+        if (*len == b->cap && !text_room(b, next_cap(b->cap, size, room), *len))
             err = ENOMEM;
-        if (err != 0 || (got = read(fd, b->p + *len, b->cap - *len)) == 0)
+        if (err != 0 ||
+            (got = read(fd, b->p + *len, (room - *len < b->cap - *len ? room : b->cap) - *len)) == 0)
             break;
         if (got < 0 && errno != EINTR)
             err = errno;
@@ -780,8 +803,11 @@ static void read_record_file(record_work *w, size_t i, text_buffer *b)
     record_file *f = &w->files[i];
     size_t len;
 
-    if ((f->err = slurp(f->name, b, &len)) != 0)
+    if ((f->err = slurp(f->name, b, &len, f->why, sizeof f->why)) != 0) {
+        if (f->err == -1)
+            f->err = f->parsed = 0;   /* not records: f->why says why */
         return;
+    }
     /* a stream's size is known once it is read: a pool for its CVs then,
      * so that they stay put and go to the final node in runs as they are
      * decoded (the files after it take from it what is left) */

@@ -249,3 +249,108 @@ def test_allocation_failure_is_said_as_such(records, road):
                 any(w in first for w in WRONG_WORDS):
             bad.append(f"N={n}: {p.returncode}: {first[:200]!r}")
     assert not bad, "\n".join(bad[:20])
+
+
+# ---- --combine: records, or refused early and in bounded memory ----
+
+def peak_kib(args, stdin=subprocess.DEVNULL, limit=None):
+    """(exit status, stderr, peak resident KiB) of ksum ARGS, run by a
+    Python of its own so that the peak is ksum's alone."""
+    code = ("import resource, subprocess, sys\n"
+            "lim = int(sys.argv[1])\n"
+            "pre = (lambda: resource.setrlimit(resource.RLIMIT_AS, (lim, lim))) if lim else None\n"
+            "p = subprocess.run(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,"
+            " preexec_fn=pre, timeout=60)\n"
+            "sys.stdout.write('%d %d\\n' % (p.returncode,"
+            " resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))\n"
+            "sys.stdout.write(p.stderr.decode())\n")
+    p = subprocess.run([sys.executable, "-c", code, str(limit or 0), KSUM] + args,
+                       stdin=stdin, stdout=subprocess.PIPE, timeout=120)
+    first, _, err = p.stdout.decode().partition("\n")
+    status, kib = map(int, first.split())
+    return status, err, kib
+
+
+@pytest.fixture(scope="module")
+def baseline():
+    """What ksum itself takes: an empty file hashed."""
+    code, _, kib = peak_kib(["--k12", "/dev/null"])
+    assert code == 0
+    return kib
+
+
+NOT_RECORD = r"part record 1: line 1: not a part record"
+
+
+def test_combine_dev_zero_is_refused_at_once(baseline):
+    code, err, kib = peak_kib(["--k12", "--combine", "/dev/zero"], limit=400 << 20)
+    assert code == 1 and re.search(r"^ksum: /dev/zero: " + NOT_RECORD, err), err
+    assert kib < baseline + 8 * 1024, (kib, baseline)
+
+
+def test_combine_dev_null_has_no_record():
+    refused(["--k12", "--combine", "/dev/null"], r"^ksum: /dev/null: no part record")
+
+
+@pytest.mark.parametrize("where", ["file", "stdin file", "pipe"])
+def test_combine_noise_is_refused_in_bounded_memory(tmp_path, baseline, where):
+    (tmp_path / "noise").write_bytes(os.urandom(60 << 20))
+    if where == "file":
+        code, err, kib = peak_kib(["--k12", "--combine", str(tmp_path / "noise")])
+    elif where == "stdin file":
+        with open(tmp_path / "noise", "rb") as f:
+            code, err, kib = peak_kib(["--k12", "--combine"], stdin=f)
+    else:
+        cat = subprocess.Popen(["cat", str(tmp_path / "noise")], stdout=subprocess.PIPE)
+        code, err, kib = peak_kib(["--k12", "--combine"], stdin=cat.stdout)
+        cat.stdout.close()
+        cat.wait()
+    assert code == 1 and NOT_RECORD.split(": ", 1)[1] in err, err
+    assert kib < baseline + 8 * 1024, (kib, baseline)
+
+
+def test_combine_endless_stream_is_refused():
+    p = subprocess.Popen(f"head -c 1000000000 /dev/urandom | {KSUM} --k12 --combine",
+                         shell=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode != 0 and out == b""
+    assert re.search(NOT_RECORD, err.decode()), err
+
+
+def test_record_then_noise(records, baseline):
+    d, _ = records
+    (d / "pn").write_bytes((d / "p1").read_bytes() + os.urandom(60 << 20))
+    code, err, kib = peak_kib(["--k12", "--combine", str(d / "pn"), str(d / "p2"),
+                               str(d / "p3")])
+    assert code == 1 and re.search(r"pn: part record 2: line \d+: not a part record", err), err
+    assert kib < baseline + 16 * 1024, (kib, baseline)
+
+
+def test_a_header_then_endless_lines(records):
+    """Lines after a header are bounded by what its chunk range can hold."""
+    d, _ = records
+    header = b"".join((d / "p2").read_bytes().split(b"\n", 9)[i] + b"\n" for i in range(9))
+    p = subprocess.Popen([KSUM, "--k12", "--combine"], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    def feed():
+        try:
+            p.stdin.write(header)
+            while True:
+                p.stdin.write((b"cv " + b"A" * 43 + b"=\n") * 1000)
+        except (BrokenPipeError, ValueError, OSError):
+            pass
+
+    threading.Thread(target=feed, daemon=True).start()
+    err, out = p.stderr.read(), p.stdout.read()
+    p.wait(timeout=60)
+    assert p.returncode == 1 and out == b""
+    assert re.search(r"more than a record of chunks \d+ to \d+ can hold", err.decode()), err
+
+
+def test_a_line_without_end_is_refused(records):
+    d, _ = records
+    header = b"".join((d / "p2").read_bytes().split(b"\n", 9)[i] + b"\n" for i in range(9))
+    (d / "long").write_bytes(header + b"cv " + b"A" * (1 << 20))
+    refused(["--k12", "--combine", "long"], r"^ksum: long: part record 1: line 10: longer "
+            r"than any line", cwd=d)
