@@ -354,3 +354,49 @@ def test_a_line_without_end_is_refused(records):
     (d / "long").write_bytes(header + b"cv " + b"A" * (1 << 20))
     refused(["--k12", "--combine", "long"], r"^ksum: long: part record 1: line 10: longer "
             r"than any line", cwd=d)
+
+
+# ---- more inputs of each road ----
+
+def test_part_range_of_a_proc_file_is_refused():
+    refused(["--k12", "--part-range", "0:1", "/proc/version"], SIZE_UNKNOWN)
+
+
+def test_combine_reads_standard_input_from_where_it_stands(records):
+    d, _ = records
+    (d / "s12").write_bytes((d / "p1").read_bytes() + (d / "p2").read_bytes())
+    code, out, err = run_stdin_at(d / "s12", os.path.getsize(d / "p1"),
+                                  ["--k12", "--combine", "-", str(d / "p1"), str(d / "p3")])
+    assert code == 0 and err == "" and out == ok(["--k12", "obj"], cwd=d)
+
+
+def test_combine_from_a_fifo(records):
+    d, _ = records
+    os.mkfifo(d / "fifo")
+
+    def writer():
+        with open(d / "fifo", "wb") as f:
+            for k in (3, 1, 2):
+                f.write((d / f"p{k}").read_bytes())
+
+    t = threading.Thread(target=writer)
+    t.start()
+    assert ok(["--k12", "--combine", "fifo"], cwd=d) == ok(["--k12", "obj"], cwd=d)
+    t.join()
+
+
+COMBINE_REASON = {"eio": r"^ksum: bad: Input/output error$",
+                  "truncate": r"^ksum: bad: part record 1: truncated",
+                  "grow": r"^ksum: bad: part record 2: line \d+: not a part record"}
+
+
+@needs_shim
+@pytest.mark.parametrize("mode", sorted(COMBINE_REASON))
+def test_record_file_that_changes_while_combined(records, mode):
+    """A record file cut, grown or failing while --combine reads it."""
+    d, _ = records
+    (d / "bad").write_bytes((d / "p2").read_bytes())
+    code, out, err = run(["--k12", "--combine", "p1", "bad", "p3"], cwd=d,
+                         env=faulty(d, mode, 100))
+    assert code == 1 and out == b"", err
+    assert len(err.splitlines()) == 1 and re.search(COMBINE_REASON[mode], err), err
