@@ -191,8 +191,6 @@ static int evp_failed(const char *name)
     return message_fail("%s: %s", name, why);
 }
 
-#define part_digest_failed evp_failed
-
 /* "K/N" or "START:LEN": a number, the separator, a number. */
 static int parse_pair(const char *arg, char sep, uint64_t *a, uint64_t *b)
 {
@@ -377,11 +375,11 @@ static int chunk_digests(OSSL_LIB_CTX *lib, const source *src, part_info *p)
         !source_ends(src))
         return 0;
     if (!part_digest(lib, p->chunk, last_len, p->last))
-        return part_digest_failed(src->name);
+        return evp_failed(src->name);
     if (!source_read(src, p->chunk, p->first_len, 0))
         return 0;
     return part_digest(lib, p->chunk, p->first_len, p->first) ||
-           part_digest_failed(src->name);
+           evp_failed(src->name);
 }
 
 /* The name may be long: written in pieces, hashed as one line. */
@@ -434,7 +432,7 @@ static int put_check(writer *w, const source *src)
     if (!source_ends(src) || !w->ok)
         return 0;
     if (!part_check_end(w->check, check))
-        return part_digest_failed(src->name);
+        return evp_failed(src->name);
     hex[hex_encode(check, PART_DIGEST, hex)] = '\0';
     printf("check %s\n", hex);
     return output_ok();
@@ -499,7 +497,7 @@ static int write_part(const options *o, OSSL_LIB_CTX *lib, const part_family *f)
         goto done;
     }
     if (!part_digest(lib, custom_of(o), strlen(custom_of(o)), p.cdig)) {
-        part_digest_failed(src.name);
+        evp_failed(src.name);
         goto done;
     }
     if (!chunk_digests(lib, &src, &p))
@@ -510,7 +508,7 @@ static int write_part(const options *o, OSSL_LIB_CTX *lib, const part_family *f)
         goto done;
     }
     if (!part_check_begin(lib, w.check)) {
-        part_digest_failed(src.name);
+        evp_failed(src.name);
         goto done;
     }
     text[base64_encode((const uint8_t *)src.name, strlen(src.name), text)] = '\0';

@@ -685,7 +685,7 @@ static int scan_line(part_scan *s, const char *text, size_t avail, char *why,
 }
 
 /* Well-formed cv lines at s->at, skipped without a search for their ends
- * (a gigabyte has 131,072): only their count and length are judged here;
+ * (a gigabyte has many): only their count and length are judged here;
  * the parser judges their contents. */
 static void skip_cv_lines(part_scan *s, const char *text, size_t len)
 {
