@@ -629,6 +629,8 @@ static int scan_header(part_scan *s, const char *text, char *why, size_t why_siz
         s->cv_line = 3 + BASE64_LENGTH(r.cv_len) + 1;
         s->range_begin = r.begin;
         s->range_end = r.end;
+        if (s->chunks == 0)
+            s->chunks = part_chunks(r.length);
     }
     free(r.name);
     return ok;
@@ -677,6 +679,8 @@ static int scan_line(part_scan *s, const char *text, size_t avail, char *why,
                  PRIu64 " can hold", s->lineno, s->range_begin, s->range_end);
         return -1;
     }
+    if (s->line > HEADER_LINES && nl - p > 3 && memcmp(p, "cv ", 3) == 0)
+        s->cvs++;
     if (s->line > HEADER_LINES && nl - p > 6 && memcmp(p, "check ", 6) == 0) {
         s->line = 0;    /* the record's last line: the next one may begin */
         s->records++;
@@ -701,6 +705,21 @@ static void skip_cv_lines(part_scan *s, const char *text, size_t len)
     }
     s->at = (size_t)(p - text);
     s->lineno += n;
+    s->cvs += n;
+}
+
+/* A file's records of one object hold a CV for each of its chunks but the
+ * first, and the customization's once: more is a part given twice, or of
+ * another object, which combining refuses anyway; a stream of records
+ * repeated without end must not fill memory first. */
+static int scan_cvs_fit(const part_scan *s, char *why, size_t why_size)
+{
+    if (s->cvs <= s->chunks + KSUMPROV_PART_MAX_CHUNKS)
+        return 1;
+    snprintf(why, why_size, "line %zu: more cv lines in the file than the object of its "
+             "first record has chunks (%" PRIu64 "): a part given twice, or of another "
+             "object", s->lineno, s->chunks);
+    return 0;
 }
 
 int part_scan_more(part_scan *s, const char *text, size_t len, size_t *room, char *why,
@@ -712,7 +731,9 @@ int part_scan_more(part_scan *s, const char *text, size_t len, size_t *room, cha
 
     while (s->at < len) {
         skip_cv_lines(s, text, len);
-        if ((uint64_t)s->at > s->limit && s->line > HEADER_LINES) {
+        if (!scan_cvs_fit(s, reason, sizeof reason)) {
+            got = -1;
+        } else if ((uint64_t)s->at > s->limit && s->line > HEADER_LINES) {
             snprintf(reason, sizeof reason, "line %zu: more than a record of chunks %" PRIu64
                      " to %" PRIu64 " can hold", s->lineno, s->range_begin, s->range_end);
             got = -1;

@@ -114,6 +114,8 @@ typedef struct part_scan {
     size_t cv_line;         /* the length of its cv lines */
     uint64_t limit;         /* the most it may reach, once its header is read */
     uint64_t range_begin, range_end;
+    uint64_t chunks;        /* the first record's object's, 0 until read */
+    uint64_t cvs;           /* cv lines in the file so far */
 } part_scan;
 
 void part_scan_init(part_scan *s, const char *file);

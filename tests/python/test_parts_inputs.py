@@ -327,7 +327,9 @@ def test_record_then_noise(records, baseline):
 
 
 def test_a_header_then_endless_lines(records):
-    """Lines after a header are bounded by what its chunk range can hold."""
+    """Lines after a header are bounded by what its chunk range can hold
+    (head lines here: cv lines meet the bound of the file's chunks
+    first)."""
     d, _ = records
     header = b"".join((d / "p2").read_bytes().split(b"\n", 9)[i] + b"\n" for i in range(9))
     p = subprocess.Popen([KSUM, "--k12", "--combine"], stdin=subprocess.PIPE,
@@ -337,7 +339,7 @@ def test_a_header_then_endless_lines(records):
         try:
             p.stdin.write(header)
             while True:
-                p.stdin.write((b"cv " + b"A" * 43 + b"=\n") * 1000)
+                p.stdin.write((b"head " + b"A" * 128 + b"\n") * 1000)
         except (BrokenPipeError, ValueError, OSError):
             pass
 
@@ -400,3 +402,26 @@ def test_record_file_that_changes_while_combined(records, mode):
                          env=faulty(d, mode, 100))
     assert code == 1 and out == b"", err
     assert len(err.splitlines()) == 1 and re.search(COMBINE_REASON[mode], err), err
+
+
+def test_records_repeated_without_end_are_refused(records):
+    """Valid records, the same one again and again on a pipe: the file's
+    cv lines soon pass the chunks of its object, and reading stops."""
+    d, _ = records
+    one = (d / "p2").read_bytes()
+    p = subprocess.Popen([KSUM, "--k12", "--combine"], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    def feed():
+        try:
+            while True:
+                p.stdin.write(one * 100)
+        except (BrokenPipeError, ValueError, OSError):
+            pass
+
+    threading.Thread(target=feed, daemon=True).start()
+    err, out = p.stderr.read(), p.stdout.read()
+    p.wait(timeout=60)
+    assert p.returncode == 1 and out == b""
+    assert re.search(r"^ksum: -: part record \d+: line \d+: more cv lines in the file than "
+                     r"the object of its first record has chunks", err.decode()), err
