@@ -629,8 +629,17 @@ static int scan_header(part_scan *s, const char *text, char *why, size_t why_siz
         s->cv_line = 3 + BASE64_LENGTH(r.cv_len) + 1;
         s->range_begin = r.begin;
         s->range_end = r.end;
-        if (s->chunks == 0)
+        if (s->chunks == 0) {
             s->chunks = part_chunks(r.length);
+            s->parts = r.shares != 0 ? r.shares : s->chunks;
+        }
+        /* twice the parts and a few, as for the cv lines */
+        if (s->records >= 2 * s->parts + 16) {
+            snprintf(why, why_size, "line %zu: more than twice as many records in the file as "
+                     "the split of its first record has parts (%" PRIu64 "): a part given "
+                     "twice or more, or of another object or split", c.lineno, s->parts);
+            ok = 0;
+        }
     }
     free(r.name);
     return ok;
@@ -709,16 +718,16 @@ static void skip_cv_lines(part_scan *s, const char *text, size_t len)
 }
 
 /* A file's records of one object hold a CV for each of its chunks but the
- * first, and the customization's once: more is a part given twice, or of
- * another object, which combining refuses anyway; a stream of records
- * repeated without end must not fill memory first. */
+ * first, and the customization's once; twice that is more than a part
+ * given twice, which combining refuses anyway, naming it (only a stream
+ * of records repeated without end must not fill memory first). */
 static int scan_cvs_fit(const part_scan *s, char *why, size_t why_size)
 {
-    if (s->cvs <= s->chunks + KSUMPROV_PART_MAX_CHUNKS)
+    if (s->cvs <= 2 * (s->chunks + KSUMPROV_PART_MAX_CHUNKS))
         return 1;
-    snprintf(why, why_size, "line %zu: more cv lines in the file than the object of its "
-             "first record has chunks (%" PRIu64 "): a part given twice, or of another "
-             "object", s->lineno, s->chunks);
+    snprintf(why, why_size, "line %zu: more than twice as many cv lines in the file as the "
+             "object of its first record has chunks (%" PRIu64 "): a part given twice or "
+             "more, or of another object", s->lineno, s->chunks);
     return 0;
 }
 

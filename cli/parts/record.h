@@ -115,6 +115,7 @@ typedef struct part_scan {
     uint64_t limit;         /* the most it may reach, once its header is read */
     uint64_t range_begin, range_end;
     uint64_t chunks;        /* the first record's object's, 0 until read */
+    uint64_t parts;         /* the most records of its split */
     uint64_t cvs;           /* cv lines in the file so far */
 } part_scan;
 

@@ -404,11 +404,13 @@ def test_record_file_that_changes_while_combined(records, mode):
     assert len(err.splitlines()) == 1 and re.search(COMBINE_REASON[mode], err), err
 
 
-def test_records_repeated_without_end_are_refused(records):
+def test_records_repeated_without_end_are_refused(tmp_path):
     """Valid records, the same one again and again on a pipe: the file's
-    cv lines soon pass the chunks of its object, and reading stops."""
-    d, _ = records
-    one = (d / "p2").read_bytes()
+    cv lines soon pass twice the chunks of its object, and reading stops
+    (one record of 2,000 chunks: the fourth passes them, far from the
+    records its split allows)."""
+    (tmp_path / "obj").write_bytes(os.urandom(2000 * CHUNK))
+    one = ok(["--k12", "--part-range", "0:2000", "obj"], cwd=tmp_path)
     p = subprocess.Popen([KSUM, "--k12", "--combine"], stdin=subprocess.PIPE,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
@@ -423,5 +425,32 @@ def test_records_repeated_without_end_are_refused(records):
     err, out = p.stderr.read(), p.stdout.read()
     p.wait(timeout=60)
     assert p.returncode == 1 and out == b""
-    assert re.search(r"^ksum: -: part record \d+: line \d+: more cv lines in the file than "
-                     r"the object of its first record has chunks", err.decode()), err
+    assert re.search(r"^ksum: -: part record 4: line \d+: more than twice as many cv lines "
+                     r"in the file as the object of its first record has chunks",
+                     err.decode()), err
+
+
+def test_empty_shares_repeated_without_end_are_refused(tmp_path):
+    """Records of no chunk (more shares than chunks) hold no cv line: the
+    file may hold no more than twice as many records as the split has
+    parts, and a few."""
+    (tmp_path / "small").write_bytes(b"x" * 100)
+    empty = ok(["--k12", "--part", "2/3", "small"], cwd=tmp_path)
+    assert b"\ncvs 0\n" in empty
+    p = subprocess.Popen([KSUM, "--k12", "--combine"], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    def feed():
+        try:
+            while True:
+                p.stdin.write(empty * 100)
+        except (BrokenPipeError, ValueError, OSError):
+            pass
+
+    threading.Thread(target=feed, daemon=True).start()
+    err, out = p.stderr.read(), p.stdout.read()
+    p.wait(timeout=60)
+    assert p.returncode == 1 and out == b""
+    assert re.search(r"^ksum: -: part record 23: line \d+: more than twice as many records in "
+                     r"the file as the split of its first record has parts \(3\)",
+                     err.decode()), err
