@@ -228,6 +228,10 @@ extern "C" {
  * that is not chunk-aligned, or a final node given too few or too many
  * CVs.  Any other failure there (memory, a fetch) is not the input's. */
 #define KSUMPROV_R_PART 16
+/* The reason, in the same library, of an allocation that failed in the
+ * provider: what a caller reports as "out of memory", never as its
+ * input's fault. */
+#define KSUMPROV_R_ALLOC 1
 
 /* ksumprov's own default output length (size_t, algorithm parameter:
  * EVP_MD_get_params or EVP_MAC_get_params), the same on every OpenSSL

@@ -130,6 +130,67 @@ static int read_at(int fd, uint8_t *buf, size_t len, uint64_t off)
     return 1;
 }
 
+/* A file --part cannot plan: its size is not known before it is read. */
+static int size_unknown(const char *name)
+{
+    return message_fail("%s: its size cannot be known before it is read (a file of /proc, "
+                        "/sys or the like), so --part cannot plan its ranges: hash it "
+                        "whole, without --part", name);
+}
+
+/* The file --part reads: the object is its bytes from base (standard
+ * input's offset: what `ksum -` would hash) for length bytes, as its size
+ * said when it was opened. */
+typedef struct source {
+    const char *name;
+    int fd;
+    struct stat st;
+    uint64_t base, length;
+} source;
+
+/* Reports why the bytes of src were not all there: a read error, a file
+ * that changed, or one whose size is not what it holds although nothing
+ * changed (a file system that makes its contents as they are read). */
+static int source_failed(const source *src, int err)
+{
+    if (err != 0)
+        report_error(src->name, err, NULL);
+    else if (!file_unchanged(src->fd, &src->st))
+        report_error(src->name, KSUM_ECHANGED, NULL);
+    else
+        size_unknown(src->name);
+    return 0;
+}
+
+/* Exactly len bytes of the object at off, or 0 (reported). */
+static int source_read(const source *src, uint8_t *buf, size_t len, uint64_t off)
+{
+    return read_at(src->fd, buf, len, src->base + off) || source_failed(src, errno);
+}
+
+/* The file ends where the object does: a byte more there is a file that
+ * grew, or one whose st_size is not its contents'.  0 (reported) if not. */
+static int source_ends(const source *src)
+{
+    uint8_t byte;
+    ssize_t n;
+
+    while ((n = pread(src->fd, &byte, 1, (off_t)(src->base + src->length))) < 0 &&
+           errno == EINTR)
+        ;
+    return n == 0 || source_failed(src, n < 0 ? errno : 0);
+}
+
+/* An EVP call for name failed: "out of memory" when it was that, else
+ * OpenSSL's reason.  Returns 0. */
+static int evp_failed(const char *name)
+{
+    char why[512];
+
+    part_failure(why, sizeof why, "hashing failed");
+    return message_fail("%s: %s", name, why);
+}
+
 /* "K/N" or "START:LEN": a number, the separator, a number. */
 static int parse_pair(const char *arg, char sep, uint64_t *a, uint64_t *b)
 {
@@ -195,20 +256,18 @@ static int segment_init(EVP_MD_CTX *ctx, const EVP_MD *md, const options *o,
     return EVP_DigestInit_ex2(ctx, md, p);
 }
 
-/* Bytes [at, stop) of the file into ctx, in reads of 1 MiB, as ksum reads
- * a whole file: the bytes are still in the CPU's caches when they are
- * hashed.  Reports its errors. */
-static int segment_feed(EVP_MD_CTX *ctx, int fd, uint8_t *buf, const char *name,
-                        uint64_t at, uint64_t stop)
+/* Bytes [at, stop) of the object into ctx, in reads of 1 MiB, as ksum
+ * reads a whole file: the bytes are still in the CPU's caches when they
+ * are hashed.  Reports its errors. */
+static int segment_feed(EVP_MD_CTX *ctx, const source *src, uint8_t *buf, uint64_t at,
+                        uint64_t stop)
 {
     for (uint64_t pos = at; pos < stop;) {
         size_t piece = stop - pos < READ_PIECE ? (size_t)(stop - pos) : READ_PIECE;
-        if (!read_at(fd, buf, piece, pos)) {
-            report_error(name, errno ? errno : KSUM_ECHANGED, NULL);
+        if (!source_read(src, buf, piece, pos))
             return 0;
-        }
         if (!EVP_DigestUpdate(ctx, buf, piece)) {
-            report_error(name, KSUM_EHASH, NULL);
+            evp_failed(src->name);
             return 0;
         }
         pos += piece;
@@ -245,8 +304,7 @@ static size_t cv_lines(char *lines, const uint8_t *cvs, uint64_t n, size_t cv_le
 /* The CVs of bytes [from, to) of the object, a context per segment, as
  * "cv" lines; *count gets how many. */
 static int write_cvs(writer *w, OSSL_LIB_CTX *lib, const options *o, const part_family *f,
-                     int fd, const char *name, uint64_t length, uint64_t from,
-                     uint64_t to, uint64_t *count)
+                     const source *src, uint64_t from, uint64_t to, uint64_t *count)
 {
     EVP_MD *md = EVP_MD_fetch(lib, f->cv, PROPS);
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
@@ -256,24 +314,28 @@ static int write_cvs(writer *w, OSSL_LIB_CTX *lib, const options *o, const part_
     /* a segment's "cv" lines, written (and digested) at once */
     size_t line_len = 3 + BASE64_LENGTH(f->cv_len) + 1;
     char *lines = malloc((size_t)KSUMPROV_PART_MAX_CHUNKS * line_len);
+    const char *name = src->name;
+    uint64_t length = src->length;
     int ok = md != NULL && ctx != NULL && buf != NULL && cvs != NULL && lines != NULL;
 
     *count = 0;
-    if (!ok)
-        message_fail("%s: cannot set up %s: out of memory or not in the provider", name, f->cv);
+    if (md == NULL)
+        evp_failed(name);
+    else if (!ok)
+        message_fail("%s: out of memory", name);
     /* The range that holds the end of the object also gives the CVs of
      * the chunks past it, which hold only C: one context even when the
      * range has no byte (an empty object, or one ending on a chunk). */
     for (uint64_t at = from; ok;) {
         uint64_t stop = to - at > bufsize ? at + bufsize : to, n = 0;
         if (!segment_init(ctx, md, o, length, at)) {
-            report_error(name, KSUM_EHASH, NULL);
+            evp_failed(name);
             ok = 0;
             break;
         }
-        ok = segment_feed(ctx, fd, buf, name, at, stop);
+        ok = segment_feed(ctx, src, buf, at, stop);
         if (ok && !segment_take(ctx, cvs, f->cv_len, &n)) {
-            report_error(name, KSUM_EHASH, NULL);
+            evp_failed(name);
             ok = 0;
         }
         if (!ok)
@@ -303,17 +365,21 @@ typedef struct part_info {
 } part_info;
 
 /* The object is named by its length and its first and last chunks: their
- * digests; p->chunk keeps the first chunk.  0 with errno (0: the file got
- * shorter). */
-static int chunk_digests(OSSL_LIB_CTX *lib, int fd, part_info *p)
+ * digests; p->chunk keeps the first chunk.  Reports its errors. */
+static int chunk_digests(OSSL_LIB_CTX *lib, const source *src, part_info *p)
 {
     size_t last_len = (size_t)(p->length - (p->chunks - 1) * PART_CHUNK);
 
     p->first_len = p->length < PART_CHUNK ? (size_t)p->length : PART_CHUNK;
-    return read_at(fd, p->chunk, last_len, (p->chunks - 1) * PART_CHUNK) &&
-           part_digest(lib, p->chunk, last_len, p->last) &&
-           read_at(fd, p->chunk, p->first_len, 0) &&
-           part_digest(lib, p->chunk, p->first_len, p->first);
+    if (!source_read(src, p->chunk, last_len, (p->chunks - 1) * PART_CHUNK) ||
+        !source_ends(src))
+        return 0;
+    if (!part_digest(lib, p->chunk, last_len, p->last))
+        return evp_failed(src->name);
+    if (!source_read(src, p->chunk, p->first_len, 0))
+        return 0;
+    return part_digest(lib, p->chunk, p->first_len, p->first) ||
+           evp_failed(src->name);
 }
 
 /* The name may be long: written in pieces, hashed as one line. */
@@ -352,36 +418,67 @@ static void put_header(writer *w, const part_family *f, const part_info *p, cons
                        p->first_len - at < PART_HEAD_LINE ? p->first_len - at : PART_HEAD_LINE);
 }
 
-/* The "check" line, when the file has not changed since st and every line
- * before it was written. */
-static int put_check(writer *w, int fd, const char *name, const struct stat *st)
+/* The "check" line, when the file has not changed since it was opened,
+ * still ends where it did, and every line before it was written. */
+static int put_check(writer *w, const source *src)
 {
-    struct stat after;
     uint8_t check[PART_DIGEST];
     char hex[2 * PART_DIGEST + 1];
 
-    if (fstat(fd, &after) != 0 || after.st_size != st->st_size ||
-        after.st_mtim.tv_sec != st->st_mtim.tv_sec ||
-        after.st_mtim.tv_nsec != st->st_mtim.tv_nsec) {
-        report_error(name, KSUM_ECHANGED, NULL);
+    if (!file_unchanged(src->fd, &src->st)) {
+        report_error(src->name, KSUM_ECHANGED, NULL);
         return 0;
     }
-    if (!w->ok)
+    if (!source_ends(src) || !w->ok)
         return 0;
-    if (!part_check_end(w->check, check)) {
-        report_error(name, KSUM_EHASH, NULL);
-        return 0;
-    }
+    if (!part_check_end(w->check, check))
+        return evp_failed(src->name);
     hex[hex_encode(check, PART_DIGEST, hex)] = '\0';
     printf("check %s\n", hex);
     return output_ok();
 }
 
+/* Opens the file --part names, without waiting for a FIFO's writer; the
+ * object is what `ksum FILE` would hash, which must be known before a byte
+ * is read: a regular file whose size is what it holds.  Reports why not. */
+static int source_open(source *src, const char *name)
+{
+    off_t at = 0;
+    int err;
+
+    src->name = name;
+    src->fd = -1;
+    if (strcmp(name, "-") != 0)
+        err = open_named(name, 1, 0, &src->fd, &src->st);
+    else if ((err = fstat(STDIN_FILENO, &src->st) != 0 ? errno : 0) == 0)
+        src->fd = STDIN_FILENO;
+    if (err != 0 && err != KSUM_ENOTREG) {
+        report_error(name, err, NULL);
+        return 0;
+    }
+    if (err != 0 || !S_ISREG(src->st.st_mode))
+        return message_fail("%s: --part reads byte ranges: it needs a regular file", name);
+    if (src->st.st_size > 0 && !size_is_known(src->fd, &src->st))
+        return size_unknown(name);
+    /* standard input from where it stands, as every other road reads it */
+    if (src->fd == STDIN_FILENO && (at = lseek(STDIN_FILENO, 0, SEEK_CUR)) < 0) {
+        report_error(name, errno, NULL);
+        return 0;
+    }
+    src->base = (uint64_t)at;
+    src->length = at < src->st.st_size ? (uint64_t)(src->st.st_size - at) : 0;
+    return 1;
+}
+
+static void source_close(source *src)
+{
+    if (src->fd > STDIN_FILENO)
+        close(src->fd);
+}
+
 static int write_part(const options *o, OSSL_LIB_CTX *lib, const part_family *f)
 {
-    const char *name = o->files[0];
-    int fd = strcmp(name, "-") == 0 ? STDIN_FILENO : open(name, O_RDONLY | O_CLOEXEC);
-    struct stat st;
+    source src;
     part_info p;
     uint64_t count = 0;
     char *text = NULL;
@@ -389,43 +486,41 @@ static int write_part(const options *o, OSSL_LIB_CTX *lib, const part_family *f)
     int ok = 0;
 
     p.begin = p.end = 0;
-    if (fd < 0 || fstat(fd, &st) != 0) {
-        report_error(name, errno, NULL);
+    if (!source_open(&src, o->files[0]))
         goto done;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        message_fail("%s: --part reads byte ranges: it needs a regular file", name);
-        goto done;
-    }
-    p.length = (uint64_t)st.st_size;
+    p.length = src.length;
     p.chunks = part_chunks(p.length);
     if (!choose_range(o, p.chunks, &p.begin, &p.end, &p.share, &p.shares))
         goto done;
-    if (w.check == NULL ||
-        !part_digest(lib, custom_of(o), strlen(custom_of(o)), p.cdig)) {
-        report_error(name, KSUM_EHASH, NULL);
+    if (w.check == NULL) {
+        message_fail("%s: out of memory", src.name);
         goto done;
     }
-    if (!chunk_digests(lib, fd, &p)) {
-        report_error(name, errno ? errno : KSUM_ECHANGED, NULL);
+    if (!part_digest(lib, custom_of(o), strlen(custom_of(o)), p.cdig)) {
+        evp_failed(src.name);
         goto done;
     }
-    text = malloc(BASE64_LENGTH(strlen(name)) + 1);
-    if (text == NULL || !part_check_begin(lib, w.check)) {
-        message_fail("out of memory");
+    if (!chunk_digests(lib, &src, &p))
+        goto done;
+    text = malloc(BASE64_LENGTH(strlen(src.name)) + 1);
+    if (text == NULL) {
+        message_fail("%s: out of memory", src.name);
         goto done;
     }
-    text[base64_encode((const uint8_t *)name, strlen(name), text)] = '\0';
+    if (!part_check_begin(lib, w.check)) {
+        evp_failed(src.name);
+        goto done;
+    }
+    text[base64_encode((const uint8_t *)src.name, strlen(src.name), text)] = '\0';
     put_header(&w, f, &p, text);
     if (p.begin < p.end && w.ok &&
-        !write_cvs(&w, lib, o, f, fd, name, p.length, p.begin * PART_CHUNK,
+        !write_cvs(&w, lib, o, f, &src, p.begin * PART_CHUNK,
                    p.end * PART_CHUNK < p.length ? p.end * PART_CHUNK : p.length, &count))
         goto done;
     put(&w, "cvs %" PRIu64 "\n", count);
-    ok = put_check(&w, fd, name, &st);
+    ok = put_check(&w, &src);
 done:
-    if (fd > STDIN_FILENO)
-        close(fd);
+    source_close(&src);
     free(text);
     EVP_MD_CTX_free(w.check);
     return ok;
@@ -480,23 +575,46 @@ static void text_free(text_buffer *b)
         free(b->p);
 }
 
-/* Reads the whole of name ("-": standard input) into b, *len bytes; 0, or
- * the errno value that stopped it. */
-static int slurp(const char *name, text_buffer *b, size_t *len)
+/* A regular file's buffer at first: its size and a byte more (to see its
+ * end), one read and no copy, when that is no more than this; a bigger
+ * one grows to its size once its first record's header allows it. */
+#define FIRST_CAP ((size_t)4 << 20)
+#define STREAM_CAP ((size_t)64 << 10)
+
+/* The capacity after cap for a file of size bytes (0: a stream) */
+static size_t next_cap(size_t cap, uint64_t size, size_t room)
+{
+    if (size >= cap && size < SIZE_MAX / 2 && size + 1 <= room)
+        return (size_t)size + 1;
+    return cap * 2;
+}
+
+/* Reads the whole of name ("-": standard input) into b, *len bytes, judged
+ * as it comes (part_scan): what is not records stops the reading.  0; the
+ * errno value that stopped it; or -1 with a reason in why. */
+static int slurp(const char *name, text_buffer *b, size_t *len, char *why, size_t why_size)
 {
     int fd = strcmp(name, "-") == 0 ? STDIN_FILENO : open(name, O_RDONLY | O_CLOEXEC);
     struct stat st;
-    /* a regular file's size and a byte more (to see its end): no copies */
-    size_t cap = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-                         st.st_size > 0 && (uint64_t)st.st_size < SIZE_MAX / 2
-                     ? (size_t)st.st_size + 1 : 65536;
+    uint64_t size = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0
+                        ? (uint64_t)st.st_size : 0;
+    size_t cap = size > 0 && size < FIRST_CAP ? (size_t)size + 1 : size > 0 ? FIRST_CAP
+                                                                            : STREAM_CAP;
     int err = fd < 0 ? errno : !text_room(b, cap, 0) ? ENOMEM : 0;
+    part_scan scan;
+    size_t room = 0;
 
+    part_scan_init(&scan, name);
     for (*len = 0; err == 0;) {
         ssize_t got;
-        if (*len == b->cap && !text_room(b, b->cap * 2, *len))
+        if (!part_scan_more(&scan, b->p, *len, &room, why, why_size)) {
+            err = -1;
+            break;
+        }
+        if (*len == b->cap && !text_room(b, next_cap(b->cap, size, room), *len))
             err = ENOMEM;
-        if (err != 0 || (got = read(fd, b->p + *len, b->cap - *len)) == 0)
+        if (err != 0 ||
+            (got = read(fd, b->p + *len, (room - *len < b->cap - *len ? room : b->cap) - *len)) == 0)
             break;
         if (got < 0 && errno != EINTR)
             err = errno;
@@ -683,8 +801,11 @@ static void read_record_file(record_work *w, size_t i, text_buffer *b)
     record_file *f = &w->files[i];
     size_t len;
 
-    if ((f->err = slurp(f->name, b, &len)) != 0)
+    if ((f->err = slurp(f->name, b, &len, f->why, sizeof f->why)) != 0) {
+        if (f->err == -1)
+            f->err = f->parsed = 0;   /* not records: f->why says why */
         return;
+    }
     /* a stream's size is known once it is read: a pool for its CVs then,
      * so that they stay put and go to the final node in runs as they are
      * decoded (the files after it take from it what is left) */
@@ -814,6 +935,20 @@ static int read_records(OSSL_LIB_CTX *lib, char **files, unsigned threads, recor
     return 1;
 }
 
+/* *f: the family of the one algorithm the options name; else said, for
+ * the option `road`, and 0. */
+static int one_family(size_t nalgs, const char *alg, const char *road,
+                      const part_family **f)
+{
+    if (nalgs != 1)
+        return message_fail("%s takes one algorithm (--k12, --kt256 or --m14), not %zu",
+                            road, nalgs);
+    if ((*f = part_family_of(alg)) == NULL)
+        return message_fail("%s: %s is not hashed in parts (only --k12, --kt256, --m14)",
+                            road, alg);
+    return 1;
+}
+
 /* The family of the resolved options' algorithm, when the records are
  * parts of one object, made with it and with -C, and cover the object;
  * sorts s->all by range.  NULL (said) otherwise. */
@@ -822,16 +957,10 @@ static const part_family *records_family(const options *o, OSSL_LIB_CTX *lib, re
     const part_family *f;
     uint8_t cdig[PART_DIGEST];
 
-    if (o->evp->nalgs != 1 || (f = part_family_of(o->evp->alg->name)) == NULL) {
-        message_fail("--combine: %s is not hashed in parts (only --k12, --kt256, --m14)",
-             o->evp->alg->name);
+    if (!one_family(o->evp->nalgs, o->evp->alg->name, "--combine", &f))
         return NULL;
-    }
     if (!part_digest(lib, custom_of(o), strlen(custom_of(o)), cdig)) {
-        if (ERR_peek_error() == 0)   /* 3.0's CRYPTO_malloc queues nothing */
-            message_fail("--combine: out of memory");
-        else
-            report_error("--combine", KSUM_EHASH, NULL);
+        evp_failed("--combine");
         return NULL;
     }
     if (!records_agree(s->all, s->n, f->name, cdig))
@@ -862,8 +991,10 @@ static int final_node_failed(const part_record *head)
 
     int refused = tree_refused();
 
-    if (ERR_peek_error() == 0)
+    if (part_out_of_memory()) {
+        ERR_clear_error();
         return message_fail("%s: out of memory", head->name);
+    }
     openssl_reason(why, sizeof why);   /* empties the queue */
     if (!refused)
         return message_fail("%s: cannot combine the parts: %s", head->name, why);
@@ -970,8 +1101,7 @@ int parts_main(options *o, OSSL_LIB_CTX *lib, resolved *r)
         return combine(o, lib, r);
     if (!options_resolve(o, lib, r))
         return 0;
-    if (r->nalgs != 1 || (f = part_family_of(r->alg->name)) == NULL)
-        return message_fail("%s: %s is not hashed in parts (only --k12, --kt256, --m14)",
-                    o->part_share ? "--part" : "--part-range", r->alg->name);
+    if (!one_family(r->nalgs, r->alg->name, o->part_share ? "--part" : "--part-range", &f))
+        return 0;
     return write_part(o, lib, f);
 }

@@ -9,12 +9,14 @@
 #include <inttypes.h>
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
+#include <openssl/err.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/bigmem.h"
 #include "base/encoding.h"
+#include "base/messages.h"
 #include "ksumprov.h"
 
 #define PROPS "provider=" KSUMPROV_NAME
@@ -69,6 +71,30 @@ int part_digest(OSSL_LIB_CTX *lib, const void *in, size_t len, uint8_t out[PART_
 
     EVP_MD_CTX_free(ctx);
     return ok;
+}
+
+int part_out_of_memory(void)
+{
+    unsigned long e = ERR_peek_error();
+    const char *lib = ERR_lib_error_string(e);
+
+    return e == 0 || ERR_GET_REASON(e) == ERR_R_MALLOC_FAILURE ||
+           (ERR_GET_REASON(e) == KSUMPROV_R_ALLOC && lib != NULL &&
+            strcmp(lib, KSUMPROV_NAME) == 0);
+}
+
+void part_failure(char *why, size_t size, const char *what)
+{
+    int n;
+
+    if (part_out_of_memory()) {
+        ERR_clear_error();
+        snprintf(why, size, "out of memory");
+        return;
+    }
+    n = snprintf(why, size, "%s: ", what);
+    if (n > 0 && (size_t)n < size)
+        openssl_reason(why + n, size - (size_t)n);
 }
 
 /* ---- reading records ---- */
@@ -511,7 +537,7 @@ static int parse_check(OSSL_LIB_CTX *lib, cursor *c, const char *start, char *wh
         return 0;
     }
     if (!part_digest(lib, start, hashed, got)) {
-        snprintf(why, why_size, "cannot compute its digest");
+        part_failure(why, why_size, "cannot compute its check");
         return 0;
     }
     if (CRYPTO_memcmp(want, got, PART_DIGEST) != 0) {
@@ -521,15 +547,31 @@ static int parse_check(OSSL_LIB_CTX *lib, cursor *c, const char *start, char *wh
     return 1;
 }
 
-/* The whole first chunk in the record of chunk 0, and in no other. */
-static int head_fits(const part_record *r, size_t head_n, char *why, size_t why_size)
+/* The whole first chunk in the record of chunk 0, and in no other; and
+ * it is the chunk its "first" line names: the head is what the final node
+ * absorbs, the "first" digest what the records are compared by, and a
+ * record whose two disagree would give the digest of another object. */
+static int head_fits(OSSL_LIB_CTX *lib, const part_record *r, size_t head_n, char *why,
+                     size_t why_size)
 {
     uint64_t first_len = r->length < PART_CHUNK ? r->length : PART_CHUNK;
     int has0 = r->begin == 0 && r->end > 0;
+    uint8_t d[PART_DIGEST];
 
     if ((has0 && r->head_len != first_len) || (!has0 && head_n > 0)) {
         snprintf(why, why_size, "the head (the first chunk) is %s",
                  has0 ? "incomplete" : "in a part that does not start the object");
+        return 0;
+    }
+    if (!has0)
+        return 1;
+    if (!part_digest(lib, r->head, r->head_len, d)) {
+        part_failure(why, why_size, "cannot compute the digest of its head");
+        return 0;
+    }
+    if (CRYPTO_memcmp(d, r->first, PART_DIGEST) != 0) {
+        snprintf(why, why_size, "its head (the first chunk) is not the chunk its 'first' "
+                 "line names");
         return 0;
     }
     return 1;
@@ -544,7 +586,181 @@ static int parse_record(OSSL_LIB_CTX *lib, cursor *c, part_record *r, char *why,
     size_t head_n = 0;
 
     return parse_header(c, r, why, why_size) && parse_body(c, r, &head_n, why, why_size) &&
-           parse_check(lib, c, start, why, why_size) && head_fits(r, head_n, why, why_size);
+           parse_check(lib, c, start, why, why_size) &&
+           head_fits(lib, r, head_n, why, why_size);
+}
+
+/* ---- how far a reader may go ---- */
+
+/* The lines of a record before its head and CVs, and the most bytes they
+ * may take (the name line holds a path given on a command line). */
+#define HEADER_LINES 9
+#define HEADER_MAX ((size_t)256 << 10)
+/* The longest line after them: a head line ("head ", base64 of 96 bytes,
+ * '\n'); "cvs COUNT", "check HEX" and the cv lines are shorter. */
+#define BODY_LINE_MAX (5 + BASE64_LENGTH(PART_HEAD_LINE) + 1)
+#define HEAD_LINES ((PART_CHUNK + PART_HEAD_LINE - 1) / PART_HEAD_LINE)
+/* Read ahead of what was judged, so that reading never goes a byte at a
+ * time. */
+#define SCAN_SLACK ((size_t)64 << 10)
+
+void part_scan_init(part_scan *s, const char *file)
+{
+    memset(s, 0, sizeof *s);
+    s->file = file;
+}
+
+/* The header, whole in text[s->start..s->at): judged by the parser's own
+ * code; the record's range then bounds what it may hold. */
+static int scan_header(part_scan *s, const char *text, char *why, size_t why_size)
+{
+    cursor c = {NULL, NULL, NULL, 0, text + s->start, text + s->at, NULL, 0,
+                s->lineno - HEADER_LINES};
+    part_record r;
+    int ok;
+
+    memset(&r, 0, sizeof r);
+    ok = next_line(&c) && parse_header(&c, &r, why, why_size);
+    if (ok) {
+        /* head lines, a cv line for each chunk and the customization's,
+         * "cvs" and "check" */
+        uint64_t lines = HEAD_LINES + (r.end - r.begin) + KSUMPROV_PART_MAX_CHUNKS + 2;
+        s->limit = (uint64_t)s->at + lines * BODY_LINE_MAX;
+        s->cv_line = 3 + BASE64_LENGTH(r.cv_len) + 1;
+        s->range_begin = r.begin;
+        s->range_end = r.end;
+        if (s->chunks == 0) {
+            s->chunks = part_chunks(r.length);
+            s->parts = r.shares != 0 ? r.shares : s->chunks;
+        }
+        /* twice the parts and a few, as for the cv lines */
+        if (s->records >= 2 * s->parts + 16) {
+            snprintf(why, why_size, "line %zu: more than twice as many records in the file as "
+                     "the split of its first record has parts (%" PRIu64 "): a part given "
+                     "twice or more, or of another object or split", c.lineno, s->parts);
+            ok = 0;
+        }
+    }
+    free(r.name);
+    return ok;
+}
+
+/* The line at s->at, of avail bytes at most, judged; 1 and s->at past it,
+ * 0 when it is not whole yet, -1 with why when it cannot be a record's. */
+static int scan_line(part_scan *s, const char *text, size_t avail, char *why,
+                     size_t why_size)
+{
+    static const char magic[] = PART_MAGIC "\n";
+    const char *p = text + s->at, *nl;
+    size_t max;
+
+    if (s->line == 0) {
+        size_t k = avail < sizeof magic - 1 ? avail : sizeof magic - 1;
+        if (memcmp(p, magic, k) != 0) {
+            snprintf(why, why_size, "line %zu: not a part record of this version (it must "
+                     "start with '%s')", s->lineno + 1, PART_MAGIC);
+            return -1;
+        }
+        if (k < sizeof magic - 1)
+            return 0;
+        s->start = s->at;
+        s->at += k;
+        s->lineno++;
+        s->line = 1;
+        s->cv_line = 0;
+        return 1;
+    }
+    max = s->line < HEADER_LINES ? HEADER_MAX - (s->at - s->start) : BODY_LINE_MAX;
+    if ((nl = memchr(p, '\n', avail < max ? avail : max)) == NULL) {
+        if (avail < max)
+            return 0;
+        snprintf(why, why_size, "line %zu: %s", s->lineno + 1,
+                 s->line < HEADER_LINES ? "a header longer than any part record's"
+                                        : "longer than any line of a part record");
+        return -1;
+    }
+    s->at += (size_t)(nl - p) + 1;
+    s->lineno++;
+    if (++s->line == HEADER_LINES && !scan_header(s, text, why, why_size))
+        return -1;
+    if (s->line > HEADER_LINES && (uint64_t)s->at > s->limit) {
+        snprintf(why, why_size, "line %zu: more than a record of chunks %" PRIu64 " to %"
+                 PRIu64 " can hold", s->lineno, s->range_begin, s->range_end);
+        return -1;
+    }
+    if (s->line > HEADER_LINES && nl - p > 3 && memcmp(p, "cv ", 3) == 0)
+        s->cvs++;
+    if (s->line > HEADER_LINES && nl - p > 6 && memcmp(p, "check ", 6) == 0) {
+        s->line = 0;    /* the record's last line: the next one may begin */
+        s->records++;
+    }
+    return 1;
+}
+
+/* Well-formed cv lines at s->at, skipped without a search for their ends
+ * (a gigabyte has many): only their count and length are judged here;
+ * the parser judges their contents. */
+static void skip_cv_lines(part_scan *s, const char *text, size_t len)
+{
+    const char *p = text + s->at, *end = text + len;
+    size_t line = s->cv_line, n = 0;
+
+    if (s->line <= HEADER_LINES)
+        return;
+    while ((size_t)(end - p) >= line && p[line - 1] == '\n' && p[0] == 'c' && p[1] == 'v' &&
+           p[2] == ' ') {
+        p += line;
+        n++;
+    }
+    s->at = (size_t)(p - text);
+    s->lineno += n;
+    s->cvs += n;
+}
+
+/* A file's records of one object hold a CV for each of its chunks but the
+ * first, and the customization's once; twice that is more than a part
+ * given twice, which combining refuses anyway, naming it (only a stream
+ * of records repeated without end must not fill memory first). */
+static int scan_cvs_fit(const part_scan *s, char *why, size_t why_size)
+{
+    if (s->cvs <= 2 * (s->chunks + KSUMPROV_PART_MAX_CHUNKS))
+        return 1;
+    snprintf(why, why_size, "line %zu: more than twice as many cv lines in the file as the "
+             "object of its first record has chunks (%" PRIu64 "): a part given twice or "
+             "more, or of another object", s->lineno, s->chunks);
+    return 0;
+}
+
+int part_scan_more(part_scan *s, const char *text, size_t len, size_t *room, char *why,
+                   size_t why_size)
+{
+    char reason[256];
+    uint64_t end;
+    int got = 1;
+
+    while (s->at < len) {
+        skip_cv_lines(s, text, len);
+        if (!scan_cvs_fit(s, reason, sizeof reason)) {
+            got = -1;
+        } else if ((uint64_t)s->at > s->limit && s->line > HEADER_LINES) {
+            snprintf(reason, sizeof reason, "line %zu: more than a record of chunks %" PRIu64
+                     " to %" PRIu64 " can hold", s->lineno, s->range_begin, s->range_end);
+            got = -1;
+        } else if (s->at < len &&
+                   (got = scan_line(s, text, len - s->at, reason, sizeof reason)) == 0) {
+            break;
+        }
+        if (got < 0) {
+            snprintf(why, why_size, "%s: part record %zu: %s", s->file, s->records + 1,
+                     reason);
+            return 0;
+        }
+    }
+    end = s->line == 0 ? s->at + HEADER_MAX
+          : s->line < HEADER_LINES ? s->start + HEADER_MAX : s->limit;
+    end += SCAN_SLACK;
+    *room = end < SIZE_MAX ? (size_t)end : SIZE_MAX;
+    return 1;
 }
 
 int part_records_parse(OSSL_LIB_CTX *lib, const char *file, const char *text,

@@ -97,8 +97,44 @@ int part_records_parse(OSSL_LIB_CTX *lib, const char *file, const char *text,
                        size_t len, part_pool *pool, part_record_fn parsed, void *arg,
                        part_record **recs, size_t *n, char *why, size_t why_size);
 void part_records_free(part_record *recs, size_t n);
+
+/* How much of a file a reader of records may hold before the parser
+ * judges it: a file that is not records is refused after its first line
+ * (or the first bytes of it), and a record may hold no more than its
+ * header and range allow, so that noise or a device never fills memory.
+ * The text is judged as it comes, line by line; the parser judges it all
+ * again once it is read. */
+typedef struct part_scan {
+    const char *file;
+    size_t at;              /* the next line's start: bytes judged */
+    size_t lineno;          /* lines judged */
+    size_t records;         /* records whole */
+    size_t start;           /* where the current record starts */
+    unsigned line;          /* its lines judged; 0: between records */
+    size_t cv_line;         /* the length of its cv lines */
+    uint64_t limit;         /* the most it may reach, once its header is read */
+    uint64_t range_begin, range_end;
+    uint64_t chunks;        /* the first record's object's, 0 until read */
+    uint64_t parts;         /* the most records of its split */
+    uint64_t cvs;           /* cv lines in the file so far */
+} part_scan;
+
+void part_scan_init(part_scan *s, const char *file);
+/* Judges more of text[0..len), one file's bytes read so far: 1, and *room
+ * the bytes the text may grow to before it is judged again; 0 with a
+ * one-line reason in why, naming the file and the record, when what was
+ * read cannot be part records. */
+int part_scan_more(part_scan *s, const char *text, size_t len, size_t *room, char *why,
+                   size_t why_size);
 /* The digest records use: KT128 of in, 32 bytes. */
 int part_digest(OSSL_LIB_CTX *lib, const void *in, size_t len, uint8_t out[PART_DIGEST]);
+/* Whether the EVP call that just failed ran out of memory: OpenSSL queued
+ * nothing (3.0's CRYPTO_malloc queues no error), or OpenSSL or the
+ * provider (KSUMPROV_R_ALLOC) said so. */
+int part_out_of_memory(void);
+/* Why an EVP call failed, into why: "out of memory" (part_out_of_memory),
+ * else "WHAT: OpenSSL's reason"; empties OpenSSL's queue. */
+void part_failure(char *why, size_t size, const char *what);
 /* The same digest in steps, for a record written line by line. */
 int part_check_begin(OSSL_LIB_CTX *lib, EVP_MD_CTX *ctx);
 int part_check_end(EVP_MD_CTX *ctx, uint8_t out[PART_DIGEST]);

@@ -32,7 +32,7 @@ typedef struct ksum_provctx {
 
 /* Reason codes, with their texts in provider.c. */
 enum {
-    KSUM_R_ALLOC = 1,
+    KSUM_R_ALLOC = KSUMPROV_R_ALLOC,   /* public */
     KSUM_R_BAD_PARAM_TYPE,
     KSUM_R_PARAM_AFTER_DATA,
     KSUM_R_BAD_BLOCK_SIZE,

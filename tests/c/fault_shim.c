@@ -8,8 +8,9 @@
  *                     that length; grow: 1000 bytes are appended to it;
  *                     overwrite: one byte past it is written in place (the
  *                     size stays, the modification time changes)
- * Only ksum's own read() calls are affected (stdio reads do not go
- * through this symbol).
+ * Only ksum's own read() and pread() calls are affected (stdio reads do
+ * not go through these symbols); pread counts the bytes it gives as read
+ * does, wherever they lie (--part reads ranges with it).
  *
  * Allocation failures: KSUM_FAULT_ALLOC=N makes the Nth call of malloc,
  * calloc, realloc, posix_memalign, aligned_alloc, an anonymous mmap or
@@ -280,18 +281,17 @@ static void change_file(const char *mode, const char *path, size_t at)
     }
 }
 
-ssize_t read(int fd, void *buf, size_t count)
+/* The fault of the target's descriptor fd before a read of *count bytes:
+ * 0 to go on (with *count cut to stop exactly at the fault point), -1 for
+ * a read that fails; 1 when fd is not the target. */
+static int fault_before(int fd, size_t *count)
 {
-    static ssize_t (*real_read)(int, void *, size_t);
     const char *mode = getenv("KSUM_FAULT_MODE");
     size_t after = strtoull(getenv("KSUM_FAULT_AFTER") ? getenv("KSUM_FAULT_AFTER") : "0",
                             NULL, 10);
-    ssize_t n;
 
-    if (real_read == NULL)
-        real_read = (ssize_t (*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
     if (mode == NULL || !is_target(fd))
-        return real_read(fd, buf, count);
+        return 1;
     if (done[fd] >= after) {
         if (strcmp(mode, "eio") == 0) {
             errno = EIO;
@@ -301,11 +301,40 @@ ssize_t read(int fd, void *buf, size_t count)
             fired[fd] = 1;
             change_file(mode, getenv("KSUM_FAULT_PATH"), after);
         }
-    } else if (count > after - done[fd]) {
-        count = after - done[fd]; /* stop exactly at the fault point */
+    } else if (*count > after - done[fd]) {
+        *count = after - done[fd];
     }
+    return 0;
+}
+
+ssize_t read(int fd, void *buf, size_t count)
+{
+    static ssize_t (*real_read)(int, void *, size_t);
+    int fault;
+    ssize_t n;
+
+    if (real_read == NULL)
+        real_read = (ssize_t (*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
+    if ((fault = fault_before(fd, &count)) < 0)
+        return -1;
     n = real_read(fd, buf, count);
-    if (n > 0)
+    if (fault == 0 && n > 0)
+        done[fd] += (size_t)n;
+    return n;
+}
+
+ssize_t pread(int fd, void *buf, size_t count, off_t off)
+{
+    static ssize_t (*real_pread)(int, void *, size_t, off_t);
+    int fault;
+    ssize_t n;
+
+    if (real_pread == NULL)
+        real_pread = (ssize_t (*)(int, void *, size_t, off_t))dlsym(RTLD_NEXT, "pread");
+    if ((fault = fault_before(fd, &count)) < 0)
+        return -1;
+    n = real_pread(fd, buf, count, off);
+    if (fault == 0 && n > 0)
         done[fd] += (size_t)n;
     return n;
 }

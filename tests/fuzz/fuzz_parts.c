@@ -9,7 +9,12 @@
  * exactly the first chunk, whole CVs, a NUL-terminated name; and it must
  * never read or write outside the input.  The runs it hands on while it
  * reads (a fuzz build makes them KSUM_PART_RUN = 3 CVs long) must cover
- * each good record's range once, in order, with all of its CVs.
+ * each good record's range once, in order, with all of its CVs.  The
+ * scan that judges record text as it is read (part_scan) is given the
+ * text in pieces the input chooses: it must let every text the parser
+ * accepts be read whole (below the sizes its limits could reach), ask
+ * for more room than it was given while it goes on, and refuse in one
+ * line.
  */
 #include <openssl/evp.h>
 #include <stdlib.h>
@@ -97,12 +102,41 @@ static void fix_checks(char *text, size_t len)
     }
 }
 
+/* Texts this short, of this few records, can reach neither a header's
+ * limit, nor the CV lines past its range, nor the records of a file that
+ * the scan allows. */
+#define SCAN_SURE ((size_t)48 << 10)
+#define SCAN_SURE_RECORDS 16
+
+/* The scan over text[0..len) as a reader gives it, pieces of sizes seed
+ * chooses: 1 when it let all of it be read, 0 (with why) when not. */
+static int scan_all(const char *text, size_t len, unsigned seed, char *why, size_t why_size)
+{
+    part_scan s;
+    size_t got = 0, room = 0;
+
+    part_scan_init(&s, "fuzz");
+    for (;;) {
+        size_t step = 1 + (got * 31 + seed) % 4096;
+        if (!part_scan_more(&s, text, got, &room, why, why_size))
+            return 0;
+        if (room <= got)
+            abort();   /* a reader could never go on */
+        if (got == len)
+            return 1;
+        if (step > room - got)
+            step = room - got;
+        got += step < len - got ? step : len - got;
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     part_record *recs;
     part_pool pool;
     size_t n;
-    char why[1024], *text;
+    char why[1024], scan_why[1024], *text;
+    int scanned;
     runs rs = {NULL, 0, 0};
 
     if (lib == NULL)
@@ -119,8 +153,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
      * of it */
     if ((data[0] & 2) && !part_pool_open(&pool, size / 8))
         return free(text), 0;
+    scanned = scan_all(text, size - 1, data[0] >> 2, scan_why, sizeof scan_why);
+    if (!scanned && (memchr(scan_why, '\n', strlen(scan_why)) != NULL || scan_why[0] == '\0'))
+        abort();   /* a refusal is one line */
     if (part_records_parse(lib, "fuzz", text, size - 1, data[0] & 2 ? &pool : NULL, take_run,
                            &rs, &recs, &n, why, sizeof why)) {
+        if (!scanned && size - 1 < SCAN_SURE && n <= SCAN_SURE_RECORDS)
+            abort();   /* good records refused before they were read */
         check_runs(&rs, recs, n);
         for (size_t i = 0; i < n; i++) {
             const part_record *r = &recs[i];
