@@ -159,20 +159,32 @@ def rounds_block(n):
     return out
 
 
+def xor_chain(count, lane, label):
+    """Code XORing `count` words (a register, 1 to 24) into the state, lane(i)
+    being the code for word i: the common rates run straight through 9 or
+    17 words and test only the words past them; labels start with label."""
+    tiers = [17, 9, 1]
+    out = []
+    for t in tiers[:-1]:
+        out += ["\tcmp %s, #%d" % (count, t), "\tb.hs %s%d" % (label, t)]
+    for k in reversed(range(len(tiers))):
+        t, top = tiers[k], 24 if k == 0 else tiers[k - 1]
+        out.append("%s%d:" % (label, t))
+        for i in range(top):
+            if i >= t:
+                out += ["\tcmp %s, #%d" % (count, i), "\tb.ls %sdone" % label]
+            out += lane(i)
+        out.append("\tb %sdone" % label)
+    out.append("%sdone:" % label)
+    return out
+
+
 def xor_input():
     """XOR the block's lanes (x27 of them, 1 to 24) from x26 into the state."""
-    out = ["\tcmp x27, #9", "\tb.lo 2f"]
-    for i in range(24):
-        if i >= 9:
-            out += ["\tcmp x27, #%d" % i, "\tb.ls 3f"]
-        out += ["\tldr x28, [x26, #%d]" % (8 * i), "\teor %s, %s, x28" % (HOME[i], HOME[i])]
-    out += ["\tb 3f", "2:"]
-    for i in range(9):
-        if i >= 1:
-            out += ["\tcmp x27, #%d" % i, "\tb.ls 3f"]
-        out += ["\tldr x28, [x26, #%d]" % (8 * i), "\teor %s, %s, x28" % (HOME[i], HOME[i])]
-    out += ["3:", "\tadd x26, x26, x27, lsl #3", "\tstr x26, [sp, #%d]" % IN]
-    return out
+    out = xor_chain("x27", lambda i: ["\tldr x28, [x26, #%d]" % (8 * i),
+                                      "\teor %s, %s, x28" % (HOME[i], HOME[i])],
+                    ".Lx")
+    return out + ["\tadd x26, x26, x27, lsl #3", "\tstr x26, [sp, #%d]" % IN]
 
 
 def pairs(op, base, regs, offset=0):

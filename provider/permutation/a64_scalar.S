@@ -100,123 +100,163 @@ keccak_a64_scalar:
 1:
 	ldp x27, x26, [sp, #112]
 	cbz x27, 4f
-	cmp x27, #9
-	b.lo 2f
-	ldr x28, [x26, #0]
-	eor x0, x0, x28
-	ldr x28, [x26, #8]
-	eor x1, x1, x28
-	ldr x28, [x26, #16]
-	eor x2, x2, x28
-	ldr x28, [x26, #24]
-	eor x3, x3, x28
-	ldr x28, [x26, #32]
-	eor x4, x4, x28
-	ldr x28, [x26, #40]
-	eor x5, x5, x28
-	ldr x28, [x26, #48]
-	eor x6, x6, x28
-	ldr x28, [x26, #56]
-	eor x7, x7, x28
-	ldr x28, [x26, #64]
-	eor x8, x8, x28
-	cmp x27, #9
-	b.ls 3f
-	ldr x28, [x26, #72]
-	eor x9, x9, x28
-	cmp x27, #10
-	b.ls 3f
-	ldr x28, [x26, #80]
-	eor x10, x10, x28
-	cmp x27, #11
-	b.ls 3f
-	ldr x28, [x26, #88]
-	eor x11, x11, x28
-	cmp x27, #12
-	b.ls 3f
-	ldr x28, [x26, #96]
-	eor x12, x12, x28
-	cmp x27, #13
-	b.ls 3f
-	ldr x28, [x26, #104]
-	eor x13, x13, x28
-	cmp x27, #14
-	b.ls 3f
-	ldr x28, [x26, #112]
-	eor x14, x14, x28
-	cmp x27, #15
-	b.ls 3f
-	ldr x28, [x26, #120]
-	eor x15, x15, x28
-	cmp x27, #16
-	b.ls 3f
-	ldr x28, [x26, #128]
-	eor x16, x16, x28
 	cmp x27, #17
-	b.ls 3f
-	ldr x28, [x26, #136]
-	eor x17, x17, x28
-	cmp x27, #18
-	b.ls 3f
-	ldr x28, [x26, #144]
-	eor x19, x19, x28
-	cmp x27, #19
-	b.ls 3f
-	ldr x28, [x26, #152]
-	eor x20, x20, x28
-	cmp x27, #20
-	b.ls 3f
-	ldr x28, [x26, #160]
-	eor x21, x21, x28
-	cmp x27, #21
-	b.ls 3f
-	ldr x28, [x26, #168]
-	eor x22, x22, x28
-	cmp x27, #22
-	b.ls 3f
-	ldr x28, [x26, #176]
-	eor x23, x23, x28
-	cmp x27, #23
-	b.ls 3f
-	ldr x28, [x26, #184]
-	eor x24, x24, x28
-	b 3f
-2:
+	b.hs .Lx17
+	cmp x27, #9
+	b.hs .Lx9
+.Lx1:
 	ldr x28, [x26, #0]
 	eor x0, x0, x28
 	cmp x27, #1
-	b.ls 3f
+	b.ls .Lxdone
 	ldr x28, [x26, #8]
 	eor x1, x1, x28
 	cmp x27, #2
-	b.ls 3f
+	b.ls .Lxdone
 	ldr x28, [x26, #16]
 	eor x2, x2, x28
 	cmp x27, #3
-	b.ls 3f
+	b.ls .Lxdone
 	ldr x28, [x26, #24]
 	eor x3, x3, x28
 	cmp x27, #4
-	b.ls 3f
+	b.ls .Lxdone
 	ldr x28, [x26, #32]
 	eor x4, x4, x28
 	cmp x27, #5
-	b.ls 3f
+	b.ls .Lxdone
 	ldr x28, [x26, #40]
 	eor x5, x5, x28
 	cmp x27, #6
-	b.ls 3f
+	b.ls .Lxdone
 	ldr x28, [x26, #48]
 	eor x6, x6, x28
 	cmp x27, #7
-	b.ls 3f
+	b.ls .Lxdone
 	ldr x28, [x26, #56]
 	eor x7, x7, x28
 	cmp x27, #8
-	b.ls 3f
+	b.ls .Lxdone
 	ldr x28, [x26, #64]
 	eor x8, x8, x28
-3:
+	b .Lxdone
+.Lx9:
+	ldr x28, [x26, #0]
+	eor x0, x0, x28
+	ldr x28, [x26, #8]
+	eor x1, x1, x28
+	ldr x28, [x26, #16]
+	eor x2, x2, x28
+	ldr x28, [x26, #24]
+	eor x3, x3, x28
+	ldr x28, [x26, #32]
+	eor x4, x4, x28
+	ldr x28, [x26, #40]
+	eor x5, x5, x28
+	ldr x28, [x26, #48]
+	eor x6, x6, x28
+	ldr x28, [x26, #56]
+	eor x7, x7, x28
+	ldr x28, [x26, #64]
+	eor x8, x8, x28
+	cmp x27, #9
+	b.ls .Lxdone
+	ldr x28, [x26, #72]
+	eor x9, x9, x28
+	cmp x27, #10
+	b.ls .Lxdone
+	ldr x28, [x26, #80]
+	eor x10, x10, x28
+	cmp x27, #11
+	b.ls .Lxdone
+	ldr x28, [x26, #88]
+	eor x11, x11, x28
+	cmp x27, #12
+	b.ls .Lxdone
+	ldr x28, [x26, #96]
+	eor x12, x12, x28
+	cmp x27, #13
+	b.ls .Lxdone
+	ldr x28, [x26, #104]
+	eor x13, x13, x28
+	cmp x27, #14
+	b.ls .Lxdone
+	ldr x28, [x26, #112]
+	eor x14, x14, x28
+	cmp x27, #15
+	b.ls .Lxdone
+	ldr x28, [x26, #120]
+	eor x15, x15, x28
+	cmp x27, #16
+	b.ls .Lxdone
+	ldr x28, [x26, #128]
+	eor x16, x16, x28
+	b .Lxdone
+.Lx17:
+	ldr x28, [x26, #0]
+	eor x0, x0, x28
+	ldr x28, [x26, #8]
+	eor x1, x1, x28
+	ldr x28, [x26, #16]
+	eor x2, x2, x28
+	ldr x28, [x26, #24]
+	eor x3, x3, x28
+	ldr x28, [x26, #32]
+	eor x4, x4, x28
+	ldr x28, [x26, #40]
+	eor x5, x5, x28
+	ldr x28, [x26, #48]
+	eor x6, x6, x28
+	ldr x28, [x26, #56]
+	eor x7, x7, x28
+	ldr x28, [x26, #64]
+	eor x8, x8, x28
+	ldr x28, [x26, #72]
+	eor x9, x9, x28
+	ldr x28, [x26, #80]
+	eor x10, x10, x28
+	ldr x28, [x26, #88]
+	eor x11, x11, x28
+	ldr x28, [x26, #96]
+	eor x12, x12, x28
+	ldr x28, [x26, #104]
+	eor x13, x13, x28
+	ldr x28, [x26, #112]
+	eor x14, x14, x28
+	ldr x28, [x26, #120]
+	eor x15, x15, x28
+	ldr x28, [x26, #128]
+	eor x16, x16, x28
+	cmp x27, #17
+	b.ls .Lxdone
+	ldr x28, [x26, #136]
+	eor x17, x17, x28
+	cmp x27, #18
+	b.ls .Lxdone
+	ldr x28, [x26, #144]
+	eor x19, x19, x28
+	cmp x27, #19
+	b.ls .Lxdone
+	ldr x28, [x26, #152]
+	eor x20, x20, x28
+	cmp x27, #20
+	b.ls .Lxdone
+	ldr x28, [x26, #160]
+	eor x21, x21, x28
+	cmp x27, #21
+	b.ls .Lxdone
+	ldr x28, [x26, #168]
+	eor x22, x22, x28
+	cmp x27, #22
+	b.ls .Lxdone
+	ldr x28, [x26, #176]
+	eor x23, x23, x28
+	cmp x27, #23
+	b.ls .Lxdone
+	ldr x28, [x26, #184]
+	eor x24, x24, x28
+	b .Lxdone
+.Lxdone:
 	add x26, x26, x27, lsl #3
 	str x26, [sp, #120]
 4:
