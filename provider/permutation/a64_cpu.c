@@ -28,8 +28,12 @@ typedef struct a64_core {
 
 /* Cores whose SHA3 instructions issue on fewer pipes than EOR and BIC, so
  * that the scalar kernel, which keeps every integer pipe busy, is faster;
- * and Apple's, which run them on every SIMD pipe. */
+ * Apple's, which run them on every SIMD pipe; and the cores on which an
+ * EOR or BIC with a rotated operand takes an extra cycle, where rotating
+ * each lane once is cheaper than lazy rotation. */
 static const a64_core cores[] = {
+    {0x41, 0xd07, "a64ror"},  /* Cortex-A57 */
+    {0x41, 0xd08, "a64ror"},  /* Cortex-A72 */
     {0x41, 0xd40, "a64"},     /* Neoverse V1 */
     {0x41, 0xd4f, "a64"},     /* Neoverse V2 */
     {0x41, 0xd84, "a64"},     /* Neoverse V3 */

@@ -7,7 +7,8 @@ second operand of an EOR or BIC, which AArch64 shifts for free.  Registers
 are allocated here too (25 lanes and 5 temporaries fill the 30 usable
 registers; x18 is never touched): compilers spill such code.  A block of
 rounds starts and ends with each lane in its home register, unrotated, so
-blocks of four rounds loop.
+blocks of rounds loop.  The same generator writes a variant that rotates
+each lane explicitly, for cores whose shifted operands are slow.
 
 Usage: python3 a64_gen.py > a64_scalar.S
 """
@@ -40,28 +41,29 @@ def sh(k):
 class Block:
     """One block of rounds: emits code, tracks (register, rotation) per lane."""
 
-    def __init__(self, out):
+    def __init__(self, out, lazy):
         self.out = out
+        self.lazy = lazy
         self.loc = [(HOME[i], 0) for i in range(25)]
         self.free = POOL[25:]
 
     def emit(self, s):
         self.out.append("\t" + s)
 
-    def alloc(self):
-        return self.free.pop(0)
+    def alloc(self, prefer=None):
+        reg = prefer if prefer in self.free else self.free[0]
+        self.free.remove(reg)
+        return reg
 
     def theta(self):
-        c = []
-        for x in range(5):
-            r0, o0 = self.loc[x]
-            reg = self.alloc()
-            r1, o1 = self.loc[x + 5]
-            self.emit("eor %s, %s, %s%s" % (reg, r0, r1, sh(o1 - o0)))
-            for y in range(2, 5):
+        # The five parity chains interleaved, for in-order cores.
+        c = [[self.alloc(), self.loc[x][1]] for x in range(5)]
+        for y in range(1, 5):
+            for x in range(5):
+                reg, o0 = c[x]
                 ry, oy = self.loc[x + 5 * y]
-                self.emit("eor %s, %s, %s%s" % (reg, reg, ry, sh(oy - o0)))
-            c.append([reg, o0])
+                src = self.loc[x][0] if y == 1 else reg
+                self.emit("eor %s, %s, %s%s" % (reg, src, ry, sh(oy - o0)))
         # One more register is needed to turn the parities into the five
         # D values in place: park lane 24 meanwhile.
         parked, po = self.loc[24]
@@ -94,14 +96,22 @@ class Block:
         for i in range(25):
             x, y = i % 5, i // 5
             r, o = self.loc[i]
-            b[y + 5 * ((2 * x + 3 * y) % 5)] = (r, (o + RHO[i]) % 64)
+            o = (o + RHO[i]) % 64
+            if o and not self.lazy:
+                self.emit("ror %s, %s, #%d" % (r, r, 64 - o))
+                o = 0
+            b[y + 5 * ((2 * x + 3 * y) % 5)] = (r, o)
+        # Each row's five BICs, then its five EORs, for in-order cores.
         new = [None] * 25
         for y in range(5):
             row = [b[x + 5 * y] for x in range(5)]
+            regs = [self.alloc(HOME[x + 5 * y]) for x in range(5)]
             for x in range(5):
-                (r0, o0), (r1, o1), (r2, o2) = row[x], row[(x + 1) % 5], row[(x + 2) % 5]
-                reg = self.alloc()
-                self.emit("bic %s, %s, %s%s" % (reg, r2, r1, sh(o1 - o2)))
+                (r1, o1), (r2, o2) = row[(x + 1) % 5], row[(x + 2) % 5]
+                self.emit("bic %s, %s, %s%s" % (regs[x], r2, r1, sh(o1 - o2)))
+            for x in range(5):
+                (r0, o0), (r2, o2) = row[x], row[(x + 2) % 5]
+                reg = regs[x]
                 if o2 == 0:
                     self.emit("eor %s, %s, %s%s" % (reg, reg, r0, sh(o0 - o2)))
                     new[x + 5 * y] = (reg, o2)
@@ -144,9 +154,9 @@ class Block:
         self.free = POOL[25:]
 
 
-def rounds_block(n):
+def rounds_block(n, lazy):
     out = []
-    blk = Block(out)
+    blk = Block(out, lazy)
     for r in range(n):
         blk.theta()
         blk.chi()
@@ -179,11 +189,11 @@ def xor_chain(count, lane, label):
     return out
 
 
-def xor_input():
+def xor_input(name):
     """XOR the block's lanes (x27 of them, 1 to 24) from x26 into the state."""
     out = xor_chain("x27", lambda i: ["\tldr x28, [x26, #%d]" % (8 * i),
                                       "\teor %s, %s, x28" % (HOME[i], HOME[i])],
-                    ".Lx")
+                    ".L%s_x" % name)
     return out + ["\tadd x26, x26, x27, lsl #3", "\tstr x26, [sp, #%d]" % IN]
 
 
@@ -205,6 +215,8 @@ HEADER = r"""/* SPDX-License-Identifier: Apache-2.0 */
  *
  * void keccak_a64_scalar(uint64_t st[25], unsigned rounds, unsigned lanes,
  *                        const uint8_t *in, size_t nblocks);
+ * keccak_a64_scalar_ror: the same without lazy rotation (an explicit ROR a
+ * lane a round), for cores where a shifted operand costs an extra cycle.
  * For each of nblocks blocks: XOR `lanes` words of in (0 to 24; 0 reads
  * nothing) into the state, then Keccak-p[1600, rounds] (rounds even, 2 to
  * 24).  The state stays in registers from block to block.
@@ -240,13 +252,11 @@ HEADER = r"""/* SPDX-License-Identifier: Apache-2.0 */
 """
 
 
-def main():
-    out = [HEADER.replace("\\t", "\t").rstrip("\n")]
-    out += ["\t.quad 0x%016x" % c for c in RC]
-    out += ["", "\t.text", "\t.p2align 4", "\t.globl keccak_a64_scalar",
-            "\t.hidden keccak_a64_scalar",
-            "\t.type keccak_a64_scalar, %function", "keccak_a64_scalar:",
-            "\tBTI_C", "\tSIGN_LR", "\tsub sp, sp, #%d" % FRAME]
+def kernel(name, lazy):
+    """One function: see the header; blocks of 2, 4 and 8 rounds."""
+    out = ["", "\t.p2align 4", "\t.globl %s" % name, "\t.hidden %s" % name,
+           "\t.type %s, %%function" % name, "%s:" % name,
+           "\tBTI_C", "\tSIGN_LR", "\tsub sp, sp, #%d" % FRAME]
     saved = ["x%d" % i for i in range(19, 31)]
     out += pairs("stp", "sp", saved)
     out += ["\tmov w1, w1", "\tmov w2, w2",
@@ -254,23 +264,35 @@ def main():
             "\tstr x4, [sp, #%d]" % NBLOCKS, "\tmov x26, x0"]
     out += pairs("ldp", "x26", HOME)
     out += ["1:", "\tldp x27, x26, [sp, #%d]" % LANES, "\tcbz x27, 4f"]
-    out += xor_input()
+    out += xor_input(name)
     out += ["4:", "\tldr x27, [sp, #%d]" % ROUNDS,
             "\tadrp x26, .Lrc", "\tadd x26, x26, :lo12:.Lrc",
             "\tmov x28, #24", "\tsub x28, x28, x27", "\tadd x26, x26, x28, lsl #3",
             "\tstr x26, [sp, #%d]" % RCP, "\ttbz x27, #1, 5f"]
-    out += rounds_block(2)
-    out += ["\tb 6f", "5:"]
-    out += rounds_block(4)
+    out += rounds_block(2, lazy)
+    out += ["\tldr x27, [sp, #%d]" % ROUNDS, "5:", "\ttbz x27, #2, 6f"]
+    out += rounds_block(4, lazy)
     out += ["6:", "\tadrp x27, .Lrc", "\tadd x27, x27, :lo12:.Lrc", "\tadd x27, x27, #192",
-            "\tcmp x26, x27", "\tb.lo 5b",
+            "\tcmp x26, x27", "\tb.hs 7f"]
+    out += rounds_block(8, lazy)
+    out += ["\tb 6b", "7:",
             "\tldr x27, [sp, #%d]" % NBLOCKS, "\tsubs x27, x27, #1",
             "\tstr x27, [sp, #%d]" % NBLOCKS, "\tb.ne 1b",
             "\tldr x26, [sp, #%d]" % ST]
     out += pairs("stp", "x26", HOME)
     out += pairs("ldp", "sp", saved)
     out += ["\tadd sp, sp, #%d" % FRAME, "\tAUTH_LR", "\tret",
-            "\t.size keccak_a64_scalar, .-keccak_a64_scalar", "",
+            "\t.size %s, .-%s" % (name, name)]
+    return out
+
+
+def main():
+    out = [HEADER.replace("\\t", "\t").rstrip("\n")]
+    out += ["\t.quad 0x%016x" % c for c in RC]
+    out += ["", "\t.text"]
+    out += kernel("keccak_a64_scalar", True)
+    out += kernel("keccak_a64_scalar_ror", False)
+    out += ["",
             "#if PROP_BTI || PROP_PAC",
             "\t.pushsection .note.gnu.property, \"a\"",
             "\t.p2align 3",

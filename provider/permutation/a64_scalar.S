@@ -6,6 +6,8 @@
  *
  * void keccak_a64_scalar(uint64_t st[25], unsigned rounds, unsigned lanes,
  *                        const uint8_t *in, size_t nblocks);
+ * keccak_a64_scalar_ror: the same without lazy rotation (an explicit ROR a
+ * lane a round), for cores where a shifted operand costs an extra cycle.
  * For each of nblocks blocks: XOR `lanes` words of in (0 to 24; 0 reads
  * nothing) into the state, then Keccak-p[1600, rounds] (rounds even, 2 to
  * 24).  The state stays in registers from block to block.
@@ -64,6 +66,7 @@
 	.quad 0x8000000080008008
 
 	.text
+
 	.p2align 4
 	.globl keccak_a64_scalar
 	.hidden keccak_a64_scalar
@@ -101,46 +104,46 @@ keccak_a64_scalar:
 	ldp x27, x26, [sp, #112]
 	cbz x27, 4f
 	cmp x27, #17
-	b.hs .Lx17
+	b.hs .Lkeccak_a64_scalar_x17
 	cmp x27, #9
-	b.hs .Lx9
-.Lx1:
+	b.hs .Lkeccak_a64_scalar_x9
+.Lkeccak_a64_scalar_x1:
 	ldr x28, [x26, #0]
 	eor x0, x0, x28
 	cmp x27, #1
-	b.ls .Lxdone
+	b.ls .Lkeccak_a64_scalar_xdone
 	ldr x28, [x26, #8]
 	eor x1, x1, x28
 	cmp x27, #2
-	b.ls .Lxdone
+	b.ls .Lkeccak_a64_scalar_xdone
 	ldr x28, [x26, #16]
 	eor x2, x2, x28
 	cmp x27, #3
-	b.ls .Lxdone
+	b.ls .Lkeccak_a64_scalar_xdone
 	ldr x28, [x26, #24]
 	eor x3, x3, x28
 	cmp x27, #4
-	b.ls .Lxdone
+	b.ls .Lkeccak_a64_scalar_xdone
 	ldr x28, [x26, #32]
 	eor x4, x4, x28
 	cmp x27, #5
-	b.ls .Lxdone
+	b.ls .Lkeccak_a64_scalar_xdone
 	ldr x28, [x26, #40]
 	eor x5, x5, x28
 	cmp x27, #6
-	b.ls .Lxdone
+	b.ls .Lkeccak_a64_scalar_xdone
 	ldr x28, [x26, #48]
 	eor x6, x6, x28
 	cmp x27, #7
-	b.ls .Lxdone
+	b.ls .Lkeccak_a64_scalar_xdone
 	ldr x28, [x26, #56]
 	eor x7, x7, x28
 	cmp x27, #8
-	b.ls .Lxdone
+	b.ls .Lkeccak_a64_scalar_xdone
 	ldr x28, [x26, #64]
 	eor x8, x8, x28
-	b .Lxdone
-.Lx9:
+	b .Lkeccak_a64_scalar_xdone
+.Lkeccak_a64_scalar_x9:
 	ldr x28, [x26, #0]
 	eor x0, x0, x28
 	ldr x28, [x26, #8]
@@ -160,39 +163,39 @@ keccak_a64_scalar:
 	ldr x28, [x26, #64]
 	eor x8, x8, x28
 	cmp x27, #9
-	b.ls .Lxdone
+	b.ls .Lkeccak_a64_scalar_xdone
 	ldr x28, [x26, #72]
 	eor x9, x9, x28
 	cmp x27, #10
-	b.ls .Lxdone
+	b.ls .Lkeccak_a64_scalar_xdone
 	ldr x28, [x26, #80]
 	eor x10, x10, x28
 	cmp x27, #11
-	b.ls .Lxdone
+	b.ls .Lkeccak_a64_scalar_xdone
 	ldr x28, [x26, #88]
 	eor x11, x11, x28
 	cmp x27, #12
-	b.ls .Lxdone
+	b.ls .Lkeccak_a64_scalar_xdone
 	ldr x28, [x26, #96]
 	eor x12, x12, x28
 	cmp x27, #13
-	b.ls .Lxdone
+	b.ls .Lkeccak_a64_scalar_xdone
 	ldr x28, [x26, #104]
 	eor x13, x13, x28
 	cmp x27, #14
-	b.ls .Lxdone
+	b.ls .Lkeccak_a64_scalar_xdone
 	ldr x28, [x26, #112]
 	eor x14, x14, x28
 	cmp x27, #15
-	b.ls .Lxdone
+	b.ls .Lkeccak_a64_scalar_xdone
 	ldr x28, [x26, #120]
 	eor x15, x15, x28
 	cmp x27, #16
-	b.ls .Lxdone
+	b.ls .Lkeccak_a64_scalar_xdone
 	ldr x28, [x26, #128]
 	eor x16, x16, x28
-	b .Lxdone
-.Lx17:
+	b .Lkeccak_a64_scalar_xdone
+.Lkeccak_a64_scalar_x17:
 	ldr x28, [x26, #0]
 	eor x0, x0, x28
 	ldr x28, [x26, #8]
@@ -228,35 +231,35 @@ keccak_a64_scalar:
 	ldr x28, [x26, #128]
 	eor x16, x16, x28
 	cmp x27, #17
-	b.ls .Lxdone
+	b.ls .Lkeccak_a64_scalar_xdone
 	ldr x28, [x26, #136]
 	eor x17, x17, x28
 	cmp x27, #18
-	b.ls .Lxdone
+	b.ls .Lkeccak_a64_scalar_xdone
 	ldr x28, [x26, #144]
 	eor x19, x19, x28
 	cmp x27, #19
-	b.ls .Lxdone
+	b.ls .Lkeccak_a64_scalar_xdone
 	ldr x28, [x26, #152]
 	eor x20, x20, x28
 	cmp x27, #20
-	b.ls .Lxdone
+	b.ls .Lkeccak_a64_scalar_xdone
 	ldr x28, [x26, #160]
 	eor x21, x21, x28
 	cmp x27, #21
-	b.ls .Lxdone
+	b.ls .Lkeccak_a64_scalar_xdone
 	ldr x28, [x26, #168]
 	eor x22, x22, x28
 	cmp x27, #22
-	b.ls .Lxdone
+	b.ls .Lkeccak_a64_scalar_xdone
 	ldr x28, [x26, #176]
 	eor x23, x23, x28
 	cmp x27, #23
-	b.ls .Lxdone
+	b.ls .Lkeccak_a64_scalar_xdone
 	ldr x28, [x26, #184]
 	eor x24, x24, x28
-	b .Lxdone
-.Lxdone:
+	b .Lkeccak_a64_scalar_xdone
+.Lkeccak_a64_scalar_xdone:
 	add x26, x26, x27, lsl #3
 	str x26, [sp, #120]
 4:
@@ -269,24 +272,24 @@ keccak_a64_scalar:
 	str x26, [sp, #136]
 	tbz x27, #1, 5f
 	eor x26, x0, x5
-	eor x26, x26, x10
-	eor x26, x26, x15
-	eor x26, x26, x21
 	eor x27, x1, x6
-	eor x27, x27, x11
-	eor x27, x27, x16
-	eor x27, x27, x22
 	eor x28, x2, x7
-	eor x28, x28, x12
-	eor x28, x28, x17
-	eor x28, x28, x23
 	eor x29, x3, x8
-	eor x29, x29, x13
-	eor x29, x29, x19
-	eor x29, x29, x24
 	eor x30, x4, x9
+	eor x26, x26, x10
+	eor x27, x27, x11
+	eor x28, x28, x12
+	eor x29, x29, x13
 	eor x30, x30, x14
+	eor x26, x26, x15
+	eor x27, x27, x16
+	eor x28, x28, x17
+	eor x29, x29, x19
 	eor x30, x30, x20
+	eor x26, x26, x21
+	eor x27, x27, x22
+	eor x28, x28, x23
+	eor x29, x29, x24
 	eor x30, x30, x25
 	str x25, [sp, #144]
 	eor x25, x30, x27, ror #63
@@ -321,212 +324,212 @@ keccak_a64_scalar:
 	eor x24, x24, x30
 	eor x28, x28, x29
 	bic x25, x12, x6, ror #63
-	eor x25, x0, x25, ror #21
 	bic x26, x19, x12, ror #42
-	eor x26, x6, x26, ror #23
 	bic x27, x28, x19, ror #57
-	eor x27, x12, x27, ror #29
 	bic x30, x0, x28, ror #50
-	eor x30, x30, x19, ror #43
 	bic x29, x6, x0, ror #44
+	eor x25, x0, x25, ror #21
+	eor x26, x6, x26, ror #23
+	eor x27, x12, x27, ror #29
+	eor x30, x30, x19, ror #43
 	eor x29, x28, x29, ror #34
 	bic x0, x10, x9, ror #47
-	eor x0, x3, x0, ror #25
 	bic x6, x16, x10, ror #42
-	eor x6, x9, x6, ror #39
 	bic x12, x23, x16, ror #16
-	eor x12, x10, x12, ror #6
 	bic x19, x3, x23, ror #31
-	eor x19, x16, x19, ror #17
 	bic x28, x9, x3, ror #56
+	eor x0, x3, x0, ror #25
+	eor x6, x9, x6, ror #39
+	eor x12, x10, x12, ror #6
+	eor x19, x16, x19, ror #17
 	eor x28, x23, x28, ror #41
-	bic x3, x13, x7, ror #19
-	eor x3, x1, x3, ror #40
-	bic x9, x20, x13, ror #47
-	eor x9, x7, x9, ror #62
-	bic x10, x21, x20, ror #10
-	eor x10, x13, x10, ror #7
+	bic x10, x13, x7, ror #19
+	bic x3, x20, x13, ror #47
+	bic x9, x21, x20, ror #10
 	bic x16, x1, x21, ror #47
-	eor x16, x20, x16, ror #7
 	bic x23, x7, x1, ror #5
+	eor x10, x1, x10, ror #40
+	eor x3, x7, x3, ror #62
+	eor x9, x13, x9, ror #7
+	eor x16, x20, x16, ror #7
 	eor x23, x21, x23, ror #12
 	bic x1, x11, x5, ror #38
-	eor x1, x4, x1, ror #17
 	bic x7, x17, x11, ror #5
-	eor x7, x5, x7, ror #21
 	bic x13, x24, x17, ror #41
-	eor x13, x11, x13, ror #18
 	bic x20, x4, x24, ror #35
-	eor x20, x17, x20, ror #52
 	bic x21, x5, x4, ror #9
+	eor x1, x4, x1, ror #17
+	eor x7, x5, x7, ror #21
+	eor x13, x11, x13, ror #18
+	eor x20, x17, x20, ror #52
 	eor x21, x24, x21, ror #20
 	bic x4, x14, x8, ror #48
-	eor x4, x2, x4, ror #23
 	bic x5, x15, x14, ror #2
-	eor x5, x8, x5, ror #14
 	bic x11, x22, x15, ror #25
+	bic x24, x2, x22, ror #60
+	bic x17, x8, x2, ror #57
+	eor x4, x2, x4, ror #23
+	eor x5, x8, x5, ror #14
 	eor x11, x14, x11, ror #37
-	bic x17, x2, x22, ror #60
-	eor x17, x15, x17, ror #43
-	bic x24, x8, x2, ror #57
-	eor x24, x22, x24, ror #11
+	eor x24, x15, x24, ror #43
+	eor x17, x22, x17, ror #11
 	ldr x2, [sp, #136]
 	ldr x2, [x2, #0]
 	eor x25, x25, x2
 	eor x2, x25, x0, ror #36
-	eor x2, x2, x3, ror #63
-	eor x2, x2, x1, ror #37
-	eor x2, x2, x4, ror #2
 	eor x8, x26, x6, ror #24
-	eor x8, x8, x9, ror #38
-	eor x8, x8, x7, ror #8
-	eor x8, x8, x5, ror #53
 	eor x14, x27, x12, ror #40
-	eor x14, x14, x10, ror #18
-	eor x14, x14, x13, ror #33
-	eor x14, x14, x11, ror #4
 	eor x15, x30, x19, ror #19
-	eor x15, x15, x16, ror #56
-	eor x15, x15, x20, ror #49
-	eor x15, x15, x17, ror #23
 	eor x22, x29, x28, ror #17
+	eor x2, x2, x10, ror #63
+	eor x8, x8, x3, ror #38
+	eor x14, x14, x9, ror #18
+	eor x15, x15, x16, ror #56
 	eor x22, x22, x23, ror #60
+	eor x2, x2, x1, ror #37
+	eor x8, x8, x7, ror #8
+	eor x14, x14, x13, ror #33
+	eor x15, x15, x20, ror #49
 	eor x22, x22, x21, ror #22
-	eor x22, x22, x24, ror #12
-	str x24, [sp, #144]
-	eor x24, x22, x8, ror #33
+	eor x2, x2, x4, ror #2
+	eor x8, x8, x5, ror #53
+	eor x14, x14, x11, ror #4
+	eor x15, x15, x24, ror #23
+	eor x22, x22, x17, ror #12
+	str x17, [sp, #144]
+	eor x17, x22, x8, ror #33
 	eor x22, x14, x22, ror #28
 	eor x8, x8, x15, ror #43
 	eor x15, x15, x2, ror #63
 	eor x2, x2, x14, ror #20
 	ldr x14, [sp, #144]
-	eor x25, x25, x24, ror #50
+	eor x25, x25, x17, ror #50
 	eor x26, x26, x2, ror #44
 	eor x27, x27, x8, ror #63
 	eor x30, x30, x22, ror #21
 	eor x29, x29, x15, ror #14
-	eor x0, x0, x24, ror #14
+	eor x0, x0, x17, ror #14
 	eor x6, x6, x2, ror #20
 	eor x12, x12, x8, ror #23
 	eor x19, x19, x22, ror #2
 	eor x28, x28, x15, ror #61
-	eor x3, x3, x24, ror #51
-	eor x9, x9, x2, ror #6
-	eor x10, x10, x8, ror #45
+	eor x10, x10, x17, ror #51
+	eor x3, x3, x2, ror #6
+	eor x9, x9, x8, ror #45
 	eor x16, x16, x22, ror #29
 	eor x23, x23, x15, ror #18
-	eor x1, x1, x24, ror #13
+	eor x1, x1, x17, ror #13
 	eor x7, x7, x2, ror #36
 	eor x13, x13, x8, ror #30
 	eor x20, x20, x22, ror #36
 	eor x21, x21, x15, ror #56
-	eor x4, x4, x24, ror #48
+	eor x4, x4, x17, ror #48
 	eor x5, x5, x2, ror #55
 	eor x11, x11, x8, ror #59
-	eor x17, x17, x22, ror #62
+	eor x24, x24, x22, ror #62
 	eor x14, x14, x15, ror #2
-	bic x24, x10, x6, ror #4
-	eor x24, x25, x24, ror #60
-	bic x2, x20, x10, ror #32
-	eor x2, x6, x2, ror #28
+	bic x17, x9, x6, ror #4
+	bic x2, x20, x9, ror #32
 	bic x8, x14, x20, ror #44
-	eor x8, x10, x8, ror #52
 	bic x22, x25, x14, ror #48
-	eor x22, x22, x20, ror #28
 	bic x15, x6, x25
+	eor x17, x25, x17, ror #60
+	eor x2, x6, x2, ror #28
+	eor x8, x9, x8, ror #52
+	eor x22, x22, x20, ror #28
 	eor x15, x15, x14, ror #48
-	bic x25, x3, x28, ror #51
-	eor x25, x30, x25, ror #24
-	bic x6, x7, x3, ror #13
-	eor x6, x28, x6
-	bic x10, x11, x7, ror #19
-	eor x10, x3, x10, ror #32
+	bic x25, x10, x28, ror #51
+	bic x6, x7, x10, ror #13
+	bic x9, x11, x7, ror #19
 	bic x20, x30, x11, ror #56
-	eor x20, x7, x20, ror #53
 	bic x14, x28, x30, ror #53
+	eor x25, x30, x25, ror #24
+	eor x6, x28, x6
+	eor x9, x10, x9, ror #32
+	eor x20, x7, x20, ror #53
 	eor x14, x11, x14, ror #19
-	bic x30, x16, x12, ror #24
-	eor x30, x26, x30, ror #12
-	bic x28, x21, x16, ror #31
-	eor x28, x28, x12, ror #55
-	bic x3, x4, x21, ror #16
-	eor x3, x16, x3, ror #17
-	bic x7, x26, x4, ror #29
-	eor x7, x21, x7, ror #19
-	bic x11, x12, x26, ror #28
-	eor x11, x4, x11, ror #7
-	bic x26, x9, x0, ror #16
-	eor x26, x29, x26, ror #25
-	bic x12, x13, x9, ror #9
-	eor x12, x0, x12, ror #39
-	bic x16, x17, x13, ror #8
-	eor x16, x9, x16, ror #47
-	bic x21, x29, x17, ror #8
-	eor x21, x13, x21, ror #48
+	bic x10, x16, x12, ror #24
+	bic x11, x21, x16, ror #31
+	bic x30, x4, x21, ror #16
+	bic x28, x26, x4, ror #29
+	bic x7, x12, x26, ror #28
+	eor x10, x26, x10, ror #12
+	eor x11, x11, x12, ror #55
+	eor x30, x16, x30, ror #17
+	eor x28, x21, x28, ror #19
+	eor x7, x4, x7, ror #7
+	bic x26, x3, x0, ror #16
+	bic x16, x13, x3, ror #9
+	bic x12, x24, x13, ror #8
+	bic x21, x29, x24, ror #8
 	bic x4, x0, x29, ror #23
-	eor x4, x4, x17, ror #31
+	eor x26, x29, x26, ror #25
+	eor x16, x0, x16, ror #39
+	eor x12, x3, x12, ror #47
+	eor x21, x13, x21, ror #48
+	eor x4, x4, x24, ror #31
 	bic x29, x23, x19, ror #21
-	eor x29, x27, x29, ror #48
 	bic x0, x1, x23, ror #11
+	bic x3, x5, x1, ror #53
+	bic x24, x27, x5, ror #48
+	bic x13, x19, x27, ror #59
+	eor x29, x27, x29, ror #48
 	eor x0, x19, x0, ror #32
-	bic x9, x5, x1, ror #53
-	eor x9, x23, x9
-	bic x13, x27, x5, ror #48
-	eor x13, x1, x13, ror #27
-	bic x17, x19, x27, ror #59
-	eor x17, x5, x17, ror #21
+	eor x3, x23, x3
+	eor x24, x1, x24, ror #27
+	eor x13, x5, x13, ror #21
 	ldr x27, [sp, #136]
 	ldr x27, [x27, #8]
-	eor x24, x24, x27
+	eor x17, x17, x27
 	mov x1, x2
 	ror x5, x25, #36
 	ror x6, x6, #47
+	ror x10, x10, #19
 	ror x19, x21, #39
-	ror x23, x9, #7
+	ror x23, x3, #7
+	ror x24, x24, #60
 	ror x2, x8, #60
-	ror x9, x14, #28
+	mov x3, x22
 	ror x21, x29, #23
-	ror x25, x17, #7
+	ror x25, x13, #7
 	ror x8, x20, #47
-	ror x14, x11, #48
-	ror x17, x16, #48
-	mov x11, x28
-	mov x16, x12
+	mov x13, x28
+	ror x22, x0, #28
+	mov x0, x17
 	mov x20, x4
 	mov x4, x15
-	ror x12, x3, #31
-	mov x3, x22
+	ror x17, x12, #48
+	ror x12, x30, #31
 	ror x15, x26, #23
-	ror x22, x0, #28
-	mov x0, x24
-	ror x24, x13, #60
-	mov x13, x7
-	ror x7, x10, #60
-	ror x10, x30, #19
+	ror x26, x9, #60
+	ror x9, x14, #28
+	ror x14, x7, #48
+	mov x7, x26
 	ldr x26, [sp, #136]
 	add x26, x26, #16
 	str x26, [sp, #136]
-	b 6f
+	ldr x27, [sp, #104]
 5:
+	tbz x27, #2, 6f
 	eor x26, x0, x5
-	eor x26, x26, x10
-	eor x26, x26, x15
-	eor x26, x26, x21
 	eor x27, x1, x6
-	eor x27, x27, x11
-	eor x27, x27, x16
-	eor x27, x27, x22
 	eor x28, x2, x7
-	eor x28, x28, x12
-	eor x28, x28, x17
-	eor x28, x28, x23
 	eor x29, x3, x8
-	eor x29, x29, x13
-	eor x29, x29, x19
-	eor x29, x29, x24
 	eor x30, x4, x9
+	eor x26, x26, x10
+	eor x27, x27, x11
+	eor x28, x28, x12
+	eor x29, x29, x13
 	eor x30, x30, x14
+	eor x26, x26, x15
+	eor x27, x27, x16
+	eor x28, x28, x17
+	eor x29, x29, x19
 	eor x30, x30, x20
+	eor x26, x26, x21
+	eor x27, x27, x22
+	eor x28, x28, x23
+	eor x29, x29, x24
 	eor x30, x30, x25
 	str x25, [sp, #144]
 	eor x25, x30, x27, ror #63
@@ -561,398 +564,396 @@ keccak_a64_scalar:
 	eor x24, x24, x30
 	eor x28, x28, x29
 	bic x25, x12, x6, ror #63
-	eor x25, x0, x25, ror #21
 	bic x26, x19, x12, ror #42
-	eor x26, x6, x26, ror #23
 	bic x27, x28, x19, ror #57
-	eor x27, x12, x27, ror #29
 	bic x30, x0, x28, ror #50
-	eor x30, x30, x19, ror #43
 	bic x29, x6, x0, ror #44
+	eor x25, x0, x25, ror #21
+	eor x26, x6, x26, ror #23
+	eor x27, x12, x27, ror #29
+	eor x30, x30, x19, ror #43
 	eor x29, x28, x29, ror #34
 	bic x0, x10, x9, ror #47
-	eor x0, x3, x0, ror #25
 	bic x6, x16, x10, ror #42
-	eor x6, x9, x6, ror #39
 	bic x12, x23, x16, ror #16
-	eor x12, x10, x12, ror #6
 	bic x19, x3, x23, ror #31
-	eor x19, x16, x19, ror #17
 	bic x28, x9, x3, ror #56
+	eor x0, x3, x0, ror #25
+	eor x6, x9, x6, ror #39
+	eor x12, x10, x12, ror #6
+	eor x19, x16, x19, ror #17
 	eor x28, x23, x28, ror #41
-	bic x3, x13, x7, ror #19
-	eor x3, x1, x3, ror #40
-	bic x9, x20, x13, ror #47
-	eor x9, x7, x9, ror #62
-	bic x10, x21, x20, ror #10
-	eor x10, x13, x10, ror #7
+	bic x10, x13, x7, ror #19
+	bic x3, x20, x13, ror #47
+	bic x9, x21, x20, ror #10
 	bic x16, x1, x21, ror #47
-	eor x16, x20, x16, ror #7
 	bic x23, x7, x1, ror #5
+	eor x10, x1, x10, ror #40
+	eor x3, x7, x3, ror #62
+	eor x9, x13, x9, ror #7
+	eor x16, x20, x16, ror #7
 	eor x23, x21, x23, ror #12
 	bic x1, x11, x5, ror #38
-	eor x1, x4, x1, ror #17
 	bic x7, x17, x11, ror #5
-	eor x7, x5, x7, ror #21
 	bic x13, x24, x17, ror #41
-	eor x13, x11, x13, ror #18
 	bic x20, x4, x24, ror #35
-	eor x20, x17, x20, ror #52
 	bic x21, x5, x4, ror #9
+	eor x1, x4, x1, ror #17
+	eor x7, x5, x7, ror #21
+	eor x13, x11, x13, ror #18
+	eor x20, x17, x20, ror #52
 	eor x21, x24, x21, ror #20
 	bic x4, x14, x8, ror #48
-	eor x4, x2, x4, ror #23
 	bic x5, x15, x14, ror #2
-	eor x5, x8, x5, ror #14
 	bic x11, x22, x15, ror #25
+	bic x24, x2, x22, ror #60
+	bic x17, x8, x2, ror #57
+	eor x4, x2, x4, ror #23
+	eor x5, x8, x5, ror #14
 	eor x11, x14, x11, ror #37
-	bic x17, x2, x22, ror #60
-	eor x17, x15, x17, ror #43
-	bic x24, x8, x2, ror #57
-	eor x24, x22, x24, ror #11
+	eor x24, x15, x24, ror #43
+	eor x17, x22, x17, ror #11
 	ldr x2, [sp, #136]
 	ldr x2, [x2, #0]
 	eor x25, x25, x2
 	eor x2, x25, x0, ror #36
-	eor x2, x2, x3, ror #63
-	eor x2, x2, x1, ror #37
-	eor x2, x2, x4, ror #2
 	eor x8, x26, x6, ror #24
-	eor x8, x8, x9, ror #38
-	eor x8, x8, x7, ror #8
-	eor x8, x8, x5, ror #53
 	eor x14, x27, x12, ror #40
-	eor x14, x14, x10, ror #18
-	eor x14, x14, x13, ror #33
-	eor x14, x14, x11, ror #4
 	eor x15, x30, x19, ror #19
-	eor x15, x15, x16, ror #56
-	eor x15, x15, x20, ror #49
-	eor x15, x15, x17, ror #23
 	eor x22, x29, x28, ror #17
+	eor x2, x2, x10, ror #63
+	eor x8, x8, x3, ror #38
+	eor x14, x14, x9, ror #18
+	eor x15, x15, x16, ror #56
 	eor x22, x22, x23, ror #60
+	eor x2, x2, x1, ror #37
+	eor x8, x8, x7, ror #8
+	eor x14, x14, x13, ror #33
+	eor x15, x15, x20, ror #49
 	eor x22, x22, x21, ror #22
-	eor x22, x22, x24, ror #12
-	str x24, [sp, #144]
-	eor x24, x22, x8, ror #33
+	eor x2, x2, x4, ror #2
+	eor x8, x8, x5, ror #53
+	eor x14, x14, x11, ror #4
+	eor x15, x15, x24, ror #23
+	eor x22, x22, x17, ror #12
+	str x17, [sp, #144]
+	eor x17, x22, x8, ror #33
 	eor x22, x14, x22, ror #28
 	eor x8, x8, x15, ror #43
 	eor x15, x15, x2, ror #63
 	eor x2, x2, x14, ror #20
 	ldr x14, [sp, #144]
-	eor x25, x25, x24, ror #50
+	eor x25, x25, x17, ror #50
 	eor x26, x26, x2, ror #44
 	eor x27, x27, x8, ror #63
 	eor x30, x30, x22, ror #21
 	eor x29, x29, x15, ror #14
-	eor x0, x0, x24, ror #14
+	eor x0, x0, x17, ror #14
 	eor x6, x6, x2, ror #20
 	eor x12, x12, x8, ror #23
 	eor x19, x19, x22, ror #2
 	eor x28, x28, x15, ror #61
-	eor x3, x3, x24, ror #51
-	eor x9, x9, x2, ror #6
-	eor x10, x10, x8, ror #45
+	eor x10, x10, x17, ror #51
+	eor x3, x3, x2, ror #6
+	eor x9, x9, x8, ror #45
 	eor x16, x16, x22, ror #29
 	eor x23, x23, x15, ror #18
-	eor x1, x1, x24, ror #13
+	eor x1, x1, x17, ror #13
 	eor x7, x7, x2, ror #36
 	eor x13, x13, x8, ror #30
 	eor x20, x20, x22, ror #36
 	eor x21, x21, x15, ror #56
-	eor x4, x4, x24, ror #48
+	eor x4, x4, x17, ror #48
 	eor x5, x5, x2, ror #55
 	eor x11, x11, x8, ror #59
-	eor x17, x17, x22, ror #62
+	eor x24, x24, x22, ror #62
 	eor x14, x14, x15, ror #2
-	bic x24, x10, x6, ror #4
-	eor x24, x25, x24, ror #60
-	bic x2, x20, x10, ror #32
-	eor x2, x6, x2, ror #28
+	bic x17, x9, x6, ror #4
+	bic x2, x20, x9, ror #32
 	bic x8, x14, x20, ror #44
-	eor x8, x10, x8, ror #52
 	bic x22, x25, x14, ror #48
-	eor x22, x22, x20, ror #28
 	bic x15, x6, x25
+	eor x17, x25, x17, ror #60
+	eor x2, x6, x2, ror #28
+	eor x8, x9, x8, ror #52
+	eor x22, x22, x20, ror #28
 	eor x15, x15, x14, ror #48
-	bic x25, x3, x28, ror #51
-	eor x25, x30, x25, ror #24
-	bic x6, x7, x3, ror #13
-	eor x6, x28, x6
-	bic x10, x11, x7, ror #19
-	eor x10, x3, x10, ror #32
+	bic x25, x10, x28, ror #51
+	bic x6, x7, x10, ror #13
+	bic x9, x11, x7, ror #19
 	bic x20, x30, x11, ror #56
-	eor x20, x7, x20, ror #53
 	bic x14, x28, x30, ror #53
+	eor x25, x30, x25, ror #24
+	eor x6, x28, x6
+	eor x9, x10, x9, ror #32
+	eor x20, x7, x20, ror #53
 	eor x14, x11, x14, ror #19
-	bic x30, x16, x12, ror #24
-	eor x30, x26, x30, ror #12
-	bic x28, x21, x16, ror #31
-	eor x28, x28, x12, ror #55
-	bic x3, x4, x21, ror #16
-	eor x3, x16, x3, ror #17
-	bic x7, x26, x4, ror #29
-	eor x7, x21, x7, ror #19
-	bic x11, x12, x26, ror #28
-	eor x11, x4, x11, ror #7
-	bic x26, x9, x0, ror #16
-	eor x26, x29, x26, ror #25
-	bic x12, x13, x9, ror #9
-	eor x12, x0, x12, ror #39
-	bic x16, x17, x13, ror #8
-	eor x16, x9, x16, ror #47
-	bic x21, x29, x17, ror #8
-	eor x21, x13, x21, ror #48
+	bic x10, x16, x12, ror #24
+	bic x11, x21, x16, ror #31
+	bic x30, x4, x21, ror #16
+	bic x28, x26, x4, ror #29
+	bic x7, x12, x26, ror #28
+	eor x10, x26, x10, ror #12
+	eor x11, x11, x12, ror #55
+	eor x30, x16, x30, ror #17
+	eor x28, x21, x28, ror #19
+	eor x7, x4, x7, ror #7
+	bic x26, x3, x0, ror #16
+	bic x16, x13, x3, ror #9
+	bic x12, x24, x13, ror #8
+	bic x21, x29, x24, ror #8
 	bic x4, x0, x29, ror #23
-	eor x4, x4, x17, ror #31
+	eor x26, x29, x26, ror #25
+	eor x16, x0, x16, ror #39
+	eor x12, x3, x12, ror #47
+	eor x21, x13, x21, ror #48
+	eor x4, x4, x24, ror #31
 	bic x29, x23, x19, ror #21
-	eor x29, x27, x29, ror #48
 	bic x0, x1, x23, ror #11
+	bic x3, x5, x1, ror #53
+	bic x24, x27, x5, ror #48
+	bic x13, x19, x27, ror #59
+	eor x29, x27, x29, ror #48
 	eor x0, x19, x0, ror #32
-	bic x9, x5, x1, ror #53
-	eor x9, x23, x9
-	bic x13, x27, x5, ror #48
-	eor x13, x1, x13, ror #27
-	bic x17, x19, x27, ror #59
-	eor x17, x5, x17, ror #21
+	eor x3, x23, x3
+	eor x24, x1, x24, ror #27
+	eor x13, x5, x13, ror #21
 	ldr x27, [sp, #136]
 	ldr x27, [x27, #8]
-	eor x24, x24, x27
-	eor x27, x24, x25, ror #36
-	eor x27, x27, x30, ror #19
-	eor x27, x27, x26, ror #23
-	eor x27, x27, x29, ror #23
+	eor x17, x17, x27
+	eor x27, x17, x25, ror #36
 	eor x19, x2, x6, ror #47
-	eor x19, x19, x28
-	eor x19, x19, x12
-	eor x19, x19, x0, ror #28
-	eor x23, x8, x10
-	eor x23, x23, x3, ror #35
-	eor x23, x23, x16, ror #52
-	eor x23, x23, x9, ror #11
+	eor x23, x8, x9
 	eor x1, x22, x20, ror #47
-	eor x1, x1, x7
-	eor x1, x1, x21, ror #39
-	eor x1, x1, x13, ror #60
 	eor x5, x15, x14, ror #28
-	eor x5, x5, x11, ror #48
+	eor x27, x27, x10, ror #19
+	eor x19, x19, x11
+	eor x23, x23, x30, ror #35
+	eor x1, x1, x28
+	eor x5, x5, x7, ror #48
+	eor x27, x27, x26, ror #23
+	eor x19, x19, x16
+	eor x23, x23, x12, ror #52
+	eor x1, x1, x21, ror #39
 	eor x5, x5, x4
-	eor x5, x5, x17, ror #7
-	str x17, [sp, #144]
-	eor x17, x5, x19, ror #63
+	eor x27, x27, x29, ror #23
+	eor x19, x19, x0, ror #28
+	eor x23, x23, x3, ror #11
+	eor x1, x1, x24, ror #60
+	eor x5, x5, x13, ror #7
+	str x13, [sp, #144]
+	eor x13, x5, x19, ror #63
 	eor x5, x23, x5, ror #3
 	eor x19, x19, x1, ror #63
 	eor x1, x1, x27, ror #63
 	eor x27, x27, x23, ror #59
 	ldr x23, [sp, #144]
-	eor x24, x24, x17
+	eor x17, x17, x13
 	eor x2, x2, x27
 	eor x8, x8, x19, ror #4
 	eor x22, x22, x5, ror #60
 	eor x15, x15, x1
-	eor x25, x25, x17, ror #28
+	eor x25, x25, x13, ror #28
 	eor x6, x6, x27, ror #17
-	eor x10, x10, x19, ror #4
+	eor x9, x9, x19, ror #4
 	eor x20, x20, x5, ror #13
 	eor x14, x14, x1, ror #36
-	eor x30, x30, x17, ror #45
-	eor x28, x28, x27
-	eor x3, x3, x19, ror #33
-	eor x7, x7, x5, ror #60
-	eor x11, x11, x1, ror #16
-	eor x26, x26, x17, ror #41
-	eor x12, x12, x27
-	eor x16, x16, x19, ror #16
+	eor x10, x10, x13, ror #45
+	eor x11, x11, x27
+	eor x30, x30, x19, ror #33
+	eor x28, x28, x5, ror #60
+	eor x7, x7, x1, ror #16
+	eor x26, x26, x13, ror #41
+	eor x16, x16, x27
+	eor x12, x12, x19, ror #16
 	eor x21, x21, x5, ror #21
 	eor x4, x4, x1
-	eor x29, x29, x17, ror #41
+	eor x29, x29, x13, ror #41
 	eor x0, x0, x27, ror #36
-	eor x9, x9, x19, ror #57
-	eor x13, x13, x5
+	eor x3, x3, x19, ror #57
+	eor x24, x24, x5
 	eor x23, x23, x1, ror #57
-	bic x17, x3, x6, ror #15
-	eor x17, x24, x17, ror #52
-	bic x27, x21, x3, ror #34
-	eor x27, x6, x27, ror #15
-	bic x19, x23, x21, ror #25
-	eor x19, x3, x19, ror #5
-	bic x5, x24, x23, ror #57
-	eor x5, x5, x21, ror #18
-	bic x1, x6, x24, ror #61
-	eor x1, x23, x1, ror #10
-	bic x24, x30, x14, ror #56
-	eor x24, x22, x24, ror #44
-	bic x6, x12, x30, ror #61
-	eor x6, x14, x6, ror #11
-	bic x3, x9, x12, ror #9
-	eor x3, x30, x3, ror #58
-	bic x21, x22, x9, ror #38
-	eor x21, x12, x21, ror #17
+	bic x13, x30, x6, ror #15
+	bic x1, x21, x30, ror #34
+	bic x27, x23, x21, ror #25
+	bic x19, x17, x23, ror #57
+	bic x5, x6, x17, ror #61
+	eor x13, x17, x13, ror #52
+	eor x1, x6, x1, ror #15
+	eor x27, x30, x27, ror #5
+	eor x19, x19, x21, ror #18
+	eor x5, x23, x5, ror #10
+	bic x17, x10, x14, ror #56
+	bic x6, x16, x10, ror #61
+	bic x30, x3, x16, ror #9
+	bic x21, x22, x3, ror #38
 	bic x23, x14, x22, ror #28
-	eor x23, x9, x23, ror #62
-	bic x22, x7, x10, ror #15
-	eor x22, x2, x22, ror #40
-	bic x14, x4, x7, ror #47
-	eor x14, x10, x14, ror #2
-	bic x30, x29, x4, ror #51
-	eor x30, x7, x30, ror #30
-	bic x12, x2, x29, ror #6
-	eor x12, x4, x12, ror #7
-	bic x9, x10, x2, ror #9
-	eor x9, x29, x9, ror #49
-	bic x2, x28, x25, ror #10
-	eor x2, x15, x2, ror #17
-	bic x10, x16, x28, ror #21
-	eor x10, x25, x10, ror #33
-	bic x7, x13, x16, ror #29
-	eor x7, x28, x7, ror #14
-	bic x4, x15, x13, ror #31
-	eor x4, x16, x4, ror #4
+	eor x17, x22, x17, ror #44
+	eor x6, x14, x6, ror #11
+	eor x30, x10, x30, ror #58
+	eor x21, x16, x21, ror #17
+	eor x23, x3, x23, ror #62
+	bic x10, x28, x9, ror #15
+	bic x22, x4, x28, ror #47
+	bic x14, x29, x4, ror #51
+	bic x16, x2, x29, ror #6
+	bic x3, x9, x2, ror #9
+	eor x10, x2, x10, ror #40
+	eor x22, x9, x22, ror #2
+	eor x14, x28, x14, ror #30
+	eor x16, x4, x16, ror #7
+	eor x3, x29, x3, ror #49
+	bic x2, x11, x25, ror #10
+	bic x9, x12, x11, ror #21
+	bic x28, x24, x12, ror #29
+	bic x4, x15, x24, ror #31
 	bic x29, x25, x15, ror #37
-	eor x29, x29, x13, ror #4
-	bic x15, x11, x20, ror #47
+	eor x2, x15, x2, ror #17
+	eor x9, x25, x9, ror #33
+	eor x28, x11, x28, ror #14
+	eor x4, x12, x4, ror #4
+	eor x29, x29, x24, ror #4
+	bic x15, x7, x20, ror #47
+	bic x25, x26, x7, ror #27
+	bic x11, x0, x26, ror #20
+	bic x24, x8, x0, ror #28
+	bic x12, x20, x8, ror #6
 	eor x15, x8, x15, ror #11
-	bic x25, x26, x11, ror #27
 	eor x25, x20, x25, ror #54
-	bic x28, x0, x26, ror #20
-	eor x28, x11, x28, ror #17
-	bic x16, x8, x0, ror #28
-	eor x16, x26, x16, ror #16
-	bic x13, x20, x8, ror #6
-	eor x13, x0, x13, ror #30
+	eor x11, x7, x11, ror #17
+	eor x24, x26, x24, ror #16
+	eor x12, x0, x12, ror #30
 	ldr x8, [sp, #136]
 	ldr x8, [x8, #16]
-	eor x17, x17, x8
-	eor x8, x17, x24, ror #36
-	eor x8, x8, x22, ror #63
+	eor x13, x13, x8
+	eor x8, x13, x17, ror #36
+	eor x20, x1, x6, ror #5
+	eor x7, x27, x30, ror #28
+	eor x26, x19, x21, ror #19
+	eor x0, x5, x23, ror #17
+	eor x8, x8, x10, ror #63
+	eor x20, x20, x22, ror #51
+	eor x7, x7, x14, ror #51
+	eor x26, x26, x16, ror #56
+	eor x0, x0, x3, ror #12
 	eor x8, x8, x2, ror #37
-	eor x8, x8, x15, ror #62
-	eor x20, x27, x6, ror #5
-	eor x20, x20, x14, ror #51
-	eor x20, x20, x10, ror #61
-	eor x20, x20, x25, ror #53
-	eor x11, x19, x3, ror #28
-	eor x11, x11, x30, ror #51
-	eor x11, x11, x7, ror #2
-	eor x11, x11, x28, ror #21
-	eor x26, x5, x21, ror #19
-	eor x26, x26, x12, ror #56
+	eor x20, x20, x9, ror #61
+	eor x7, x7, x28, ror #2
 	eor x26, x26, x4, ror #33
-	eor x26, x26, x16, ror #46
-	eor x0, x1, x23, ror #17
-	eor x0, x0, x9, ror #12
 	eor x0, x0, x29, ror #7
-	eor x0, x0, x13, ror #33
-	str x13, [sp, #144]
-	eor x13, x0, x20, ror #9
-	eor x0, x11, x0, ror #4
+	eor x8, x8, x15, ror #62
+	eor x20, x20, x25, ror #53
+	eor x7, x7, x11, ror #21
+	eor x26, x26, x24, ror #46
+	eor x0, x0, x12, ror #33
+	str x12, [sp, #144]
+	eor x12, x0, x20, ror #9
+	eor x0, x7, x0, ror #4
 	eor x20, x20, x26, ror #60
 	eor x26, x26, x8, ror #63
-	eor x8, x8, x11, ror #51
-	ldr x11, [sp, #144]
-	eor x17, x17, x13, ror #57
-	eor x27, x27, x8, ror #61
-	eor x19, x19, x20, ror #15
-	eor x5, x5, x0, ror #52
-	eor x1, x1, x26, ror #7
-	eor x24, x24, x13, ror #21
+	eor x8, x8, x7, ror #51
+	ldr x7, [sp, #144]
+	eor x13, x13, x12, ror #57
+	eor x1, x1, x8, ror #61
+	eor x27, x27, x20, ror #15
+	eor x19, x19, x0, ror #52
+	eor x5, x5, x26, ror #7
+	eor x17, x17, x12, ror #21
 	eor x6, x6, x8, ror #56
-	eor x3, x3, x20, ror #51
+	eor x30, x30, x20, ror #51
 	eor x21, x21, x0, ror #33
 	eor x23, x23, x26, ror #54
-	eor x22, x22, x13, ror #58
-	eor x14, x14, x8, ror #10
-	eor x30, x30, x20, ror #28
-	eor x12, x12, x0, ror #60
-	eor x9, x9, x26, ror #59
-	eor x2, x2, x13, ror #20
-	eor x10, x10, x8
-	eor x7, x7, x20, ror #13
+	eor x10, x10, x12, ror #58
+	eor x22, x22, x8, ror #10
+	eor x14, x14, x20, ror #28
+	eor x16, x16, x0, ror #60
+	eor x3, x3, x26, ror #59
+	eor x2, x2, x12, ror #20
+	eor x9, x9, x8
+	eor x28, x28, x20, ror #13
 	eor x4, x4, x0, ror #19
 	eor x29, x29, x26
-	eor x15, x15, x13, ror #59
+	eor x15, x15, x12, ror #59
 	eor x25, x25, x8, ror #8
-	eor x28, x28, x20, ror #58
-	eor x16, x16, x0, ror #6
-	eor x11, x11, x26, ror #38
-	bic x13, x30, x6, ror #32
-	eor x13, x17, x13, ror #60
-	bic x8, x4, x30, ror #48
-	eor x8, x6, x8, ror #48
-	bic x20, x11, x4
-	eor x20, x30, x20, ror #16
-	bic x0, x17, x11, ror #12
-	eor x0, x0, x4, ror #12
-	bic x26, x6, x17, ror #36
-	eor x26, x11, x26, ror #16
-	bic x17, x22, x23, ror #58
-	eor x17, x5, x17, ror #24
-	bic x6, x10, x22, ror #41
+	eor x11, x11, x20, ror #58
+	eor x24, x24, x0, ror #6
+	eor x7, x7, x26, ror #38
+	bic x0, x14, x6, ror #32
+	bic x12, x4, x14, ror #48
+	bic x8, x7, x4
+	bic x20, x13, x7, ror #12
+	bic x26, x6, x13, ror #36
+	eor x0, x13, x0, ror #60
+	eor x12, x6, x12, ror #48
+	eor x8, x14, x8, ror #16
+	eor x20, x20, x4, ror #12
+	eor x26, x7, x26, ror #16
+	bic x13, x10, x23, ror #58
+	bic x6, x9, x10, ror #41
+	bic x7, x11, x9, ror #7
+	bic x14, x19, x11, ror #40
+	bic x4, x23, x19, ror #46
+	eor x13, x19, x13, ror #24
 	eor x6, x23, x6, ror #29
-	bic x30, x28, x10, ror #7
-	eor x30, x22, x30, ror #16
-	bic x4, x5, x28, ror #40
-	eor x4, x10, x4, ror #17
-	bic x11, x23, x5, ror #46
-	eor x11, x28, x11, ror #42
-	bic x5, x12, x3, ror #43
-	eor x5, x27, x5, ror #29
-	bic x23, x29, x12, ror #39
-	eor x23, x3, x23, ror #46
-	bic x22, x15, x29, ror #12
-	eor x22, x12, x22, ror #13
-	bic x10, x27, x15, ror #42
-	eor x10, x29, x10, ror #10
-	bic x28, x3, x27, ror #56
-	eor x28, x15, x28, ror #30
-	bic x27, x14, x24, ror #20
-	eor x27, x1, x27, ror #14
-	bic x3, x7, x14, ror #5
-	eor x3, x24, x3, ror #39
-	bic x12, x16, x7, ror #49
-	eor x12, x14, x12, ror #10
-	bic x29, x1, x16, ror #24
-	eor x29, x7, x29, ror #55
-	bic x15, x24, x1, ror #30
-	eor x15, x15, x16, ror #54
-	bic x1, x9, x21, ror #62
-	eor x1, x19, x1, ror #40
-	bic x24, x2, x9, ror #34
-	eor x24, x21, x24, ror #32
-	bic x14, x25, x2, ror #6
-	eor x14, x9, x14, ror #24
-	bic x7, x19, x25
-	eor x7, x2, x7, ror #58
-	bic x16, x21, x19, ror #26
-	eor x16, x25, x16, ror #38
-	ldr x19, [sp, #136]
-	ldr x19, [x19, #24]
-	eor x13, x13, x19
-	ror x2, x20, #60
+	eor x7, x10, x7, ror #16
+	eor x14, x9, x14, ror #17
+	eor x4, x11, x4, ror #42
+	bic x10, x16, x30, ror #43
+	bic x11, x29, x16, ror #39
+	bic x19, x15, x29, ror #12
+	bic x23, x1, x15, ror #42
+	bic x9, x30, x1, ror #56
+	eor x10, x1, x10, ror #29
+	eor x11, x30, x11, ror #46
+	eor x19, x16, x19, ror #13
+	eor x23, x29, x23, ror #10
+	eor x9, x15, x9, ror #30
+	bic x15, x22, x17, ror #20
+	bic x16, x28, x22, ror #5
+	bic x1, x24, x28, ror #49
+	bic x30, x5, x24, ror #24
+	bic x29, x17, x5, ror #30
+	eor x15, x5, x15, ror #14
+	eor x16, x17, x16, ror #39
+	eor x1, x22, x1, ror #10
+	eor x30, x28, x30, ror #55
+	eor x29, x29, x24, ror #54
+	bic x5, x3, x21, ror #62
+	bic x22, x2, x3, ror #34
+	bic x17, x25, x2, ror #6
+	bic x24, x27, x25
+	bic x28, x21, x27, ror #26
+	eor x5, x27, x5, ror #40
+	eor x22, x21, x22, ror #32
+	eor x17, x3, x17, ror #24
+	eor x24, x2, x24, ror #58
+	eor x28, x25, x28, ror #38
+	ldr x27, [sp, #136]
+	ldr x27, [x27, #24]
+	eor x0, x0, x27
+	ror x2, x8, #60
+	mov x3, x20
 	ror x6, x6, #54
-	ror x9, x11, #12
-	ror x19, x29, #39
-	ror x21, x1, #54
-	ror x25, x16, #54
-	ror x1, x8, #28
-	ror x11, x23, #10
-	mov x16, x3
-	mov x20, x15
-	mov x3, x0
-	ror x8, x4, #19
-	ror x15, x27, #30
-	ror x23, x14, #30
-	mov x0, x13
+	ror x7, x7, #60
+	ror x10, x10, #2
+	ror x11, x11, #10
+	ror x15, x15, #30
+	ror x21, x5, #54
+	ror x22, x22, #28
+	ror x24, x24, #60
+	ror x25, x28, #54
+	ror x5, x13, #36
+	ror x8, x14, #19
+	mov x20, x29
+	ror x13, x23, #56
+	ror x14, x9, #44
+	ror x9, x4, #12
+	ror x23, x17, #30
 	ror x4, x26, #12
-	ror x14, x28, #44
-	ror x13, x10, #56
-	ror x10, x5, #2
-	ror x5, x17, #36
-	ror x17, x12, #44
-	ror x12, x22, #31
-	ror x22, x24, #28
-	ror x24, x7, #60
-	ror x7, x30, #60
+	ror x17, x1, #44
+	ror x1, x12, #28
+	ror x12, x19, #31
+	ror x19, x30, #39
 	ldr x26, [sp, #136]
 	add x26, x26, #32
 	str x26, [sp, #136]
@@ -961,7 +962,876 @@ keccak_a64_scalar:
 	add x27, x27, :lo12:.Lrc
 	add x27, x27, #192
 	cmp x26, x27
-	b.lo 5b
+	b.hs 7f
+	eor x26, x0, x5
+	eor x27, x1, x6
+	eor x28, x2, x7
+	eor x29, x3, x8
+	eor x30, x4, x9
+	eor x26, x26, x10
+	eor x27, x27, x11
+	eor x28, x28, x12
+	eor x29, x29, x13
+	eor x30, x30, x14
+	eor x26, x26, x15
+	eor x27, x27, x16
+	eor x28, x28, x17
+	eor x29, x29, x19
+	eor x30, x30, x20
+	eor x26, x26, x21
+	eor x27, x27, x22
+	eor x28, x28, x23
+	eor x29, x29, x24
+	eor x30, x30, x25
+	str x25, [sp, #144]
+	eor x25, x30, x27, ror #63
+	eor x30, x28, x30, ror #63
+	eor x27, x27, x29, ror #63
+	eor x29, x29, x26, ror #63
+	eor x26, x26, x28, ror #63
+	ldr x28, [sp, #144]
+	eor x0, x0, x25
+	eor x1, x1, x26
+	eor x2, x2, x27
+	eor x3, x3, x30
+	eor x4, x4, x29
+	eor x5, x5, x25
+	eor x6, x6, x26
+	eor x7, x7, x27
+	eor x8, x8, x30
+	eor x9, x9, x29
+	eor x10, x10, x25
+	eor x11, x11, x26
+	eor x12, x12, x27
+	eor x13, x13, x30
+	eor x14, x14, x29
+	eor x15, x15, x25
+	eor x16, x16, x26
+	eor x17, x17, x27
+	eor x19, x19, x30
+	eor x20, x20, x29
+	eor x21, x21, x25
+	eor x22, x22, x26
+	eor x23, x23, x27
+	eor x24, x24, x30
+	eor x28, x28, x29
+	bic x25, x12, x6, ror #63
+	bic x26, x19, x12, ror #42
+	bic x27, x28, x19, ror #57
+	bic x30, x0, x28, ror #50
+	bic x29, x6, x0, ror #44
+	eor x25, x0, x25, ror #21
+	eor x26, x6, x26, ror #23
+	eor x27, x12, x27, ror #29
+	eor x30, x30, x19, ror #43
+	eor x29, x28, x29, ror #34
+	bic x0, x10, x9, ror #47
+	bic x6, x16, x10, ror #42
+	bic x12, x23, x16, ror #16
+	bic x19, x3, x23, ror #31
+	bic x28, x9, x3, ror #56
+	eor x0, x3, x0, ror #25
+	eor x6, x9, x6, ror #39
+	eor x12, x10, x12, ror #6
+	eor x19, x16, x19, ror #17
+	eor x28, x23, x28, ror #41
+	bic x10, x13, x7, ror #19
+	bic x3, x20, x13, ror #47
+	bic x9, x21, x20, ror #10
+	bic x16, x1, x21, ror #47
+	bic x23, x7, x1, ror #5
+	eor x10, x1, x10, ror #40
+	eor x3, x7, x3, ror #62
+	eor x9, x13, x9, ror #7
+	eor x16, x20, x16, ror #7
+	eor x23, x21, x23, ror #12
+	bic x1, x11, x5, ror #38
+	bic x7, x17, x11, ror #5
+	bic x13, x24, x17, ror #41
+	bic x20, x4, x24, ror #35
+	bic x21, x5, x4, ror #9
+	eor x1, x4, x1, ror #17
+	eor x7, x5, x7, ror #21
+	eor x13, x11, x13, ror #18
+	eor x20, x17, x20, ror #52
+	eor x21, x24, x21, ror #20
+	bic x4, x14, x8, ror #48
+	bic x5, x15, x14, ror #2
+	bic x11, x22, x15, ror #25
+	bic x24, x2, x22, ror #60
+	bic x17, x8, x2, ror #57
+	eor x4, x2, x4, ror #23
+	eor x5, x8, x5, ror #14
+	eor x11, x14, x11, ror #37
+	eor x24, x15, x24, ror #43
+	eor x17, x22, x17, ror #11
+	ldr x2, [sp, #136]
+	ldr x2, [x2, #0]
+	eor x25, x25, x2
+	eor x2, x25, x0, ror #36
+	eor x8, x26, x6, ror #24
+	eor x14, x27, x12, ror #40
+	eor x15, x30, x19, ror #19
+	eor x22, x29, x28, ror #17
+	eor x2, x2, x10, ror #63
+	eor x8, x8, x3, ror #38
+	eor x14, x14, x9, ror #18
+	eor x15, x15, x16, ror #56
+	eor x22, x22, x23, ror #60
+	eor x2, x2, x1, ror #37
+	eor x8, x8, x7, ror #8
+	eor x14, x14, x13, ror #33
+	eor x15, x15, x20, ror #49
+	eor x22, x22, x21, ror #22
+	eor x2, x2, x4, ror #2
+	eor x8, x8, x5, ror #53
+	eor x14, x14, x11, ror #4
+	eor x15, x15, x24, ror #23
+	eor x22, x22, x17, ror #12
+	str x17, [sp, #144]
+	eor x17, x22, x8, ror #33
+	eor x22, x14, x22, ror #28
+	eor x8, x8, x15, ror #43
+	eor x15, x15, x2, ror #63
+	eor x2, x2, x14, ror #20
+	ldr x14, [sp, #144]
+	eor x25, x25, x17, ror #50
+	eor x26, x26, x2, ror #44
+	eor x27, x27, x8, ror #63
+	eor x30, x30, x22, ror #21
+	eor x29, x29, x15, ror #14
+	eor x0, x0, x17, ror #14
+	eor x6, x6, x2, ror #20
+	eor x12, x12, x8, ror #23
+	eor x19, x19, x22, ror #2
+	eor x28, x28, x15, ror #61
+	eor x10, x10, x17, ror #51
+	eor x3, x3, x2, ror #6
+	eor x9, x9, x8, ror #45
+	eor x16, x16, x22, ror #29
+	eor x23, x23, x15, ror #18
+	eor x1, x1, x17, ror #13
+	eor x7, x7, x2, ror #36
+	eor x13, x13, x8, ror #30
+	eor x20, x20, x22, ror #36
+	eor x21, x21, x15, ror #56
+	eor x4, x4, x17, ror #48
+	eor x5, x5, x2, ror #55
+	eor x11, x11, x8, ror #59
+	eor x24, x24, x22, ror #62
+	eor x14, x14, x15, ror #2
+	bic x17, x9, x6, ror #4
+	bic x2, x20, x9, ror #32
+	bic x8, x14, x20, ror #44
+	bic x22, x25, x14, ror #48
+	bic x15, x6, x25
+	eor x17, x25, x17, ror #60
+	eor x2, x6, x2, ror #28
+	eor x8, x9, x8, ror #52
+	eor x22, x22, x20, ror #28
+	eor x15, x15, x14, ror #48
+	bic x25, x10, x28, ror #51
+	bic x6, x7, x10, ror #13
+	bic x9, x11, x7, ror #19
+	bic x20, x30, x11, ror #56
+	bic x14, x28, x30, ror #53
+	eor x25, x30, x25, ror #24
+	eor x6, x28, x6
+	eor x9, x10, x9, ror #32
+	eor x20, x7, x20, ror #53
+	eor x14, x11, x14, ror #19
+	bic x10, x16, x12, ror #24
+	bic x11, x21, x16, ror #31
+	bic x30, x4, x21, ror #16
+	bic x28, x26, x4, ror #29
+	bic x7, x12, x26, ror #28
+	eor x10, x26, x10, ror #12
+	eor x11, x11, x12, ror #55
+	eor x30, x16, x30, ror #17
+	eor x28, x21, x28, ror #19
+	eor x7, x4, x7, ror #7
+	bic x26, x3, x0, ror #16
+	bic x16, x13, x3, ror #9
+	bic x12, x24, x13, ror #8
+	bic x21, x29, x24, ror #8
+	bic x4, x0, x29, ror #23
+	eor x26, x29, x26, ror #25
+	eor x16, x0, x16, ror #39
+	eor x12, x3, x12, ror #47
+	eor x21, x13, x21, ror #48
+	eor x4, x4, x24, ror #31
+	bic x29, x23, x19, ror #21
+	bic x0, x1, x23, ror #11
+	bic x3, x5, x1, ror #53
+	bic x24, x27, x5, ror #48
+	bic x13, x19, x27, ror #59
+	eor x29, x27, x29, ror #48
+	eor x0, x19, x0, ror #32
+	eor x3, x23, x3
+	eor x24, x1, x24, ror #27
+	eor x13, x5, x13, ror #21
+	ldr x27, [sp, #136]
+	ldr x27, [x27, #8]
+	eor x17, x17, x27
+	eor x27, x17, x25, ror #36
+	eor x19, x2, x6, ror #47
+	eor x23, x8, x9
+	eor x1, x22, x20, ror #47
+	eor x5, x15, x14, ror #28
+	eor x27, x27, x10, ror #19
+	eor x19, x19, x11
+	eor x23, x23, x30, ror #35
+	eor x1, x1, x28
+	eor x5, x5, x7, ror #48
+	eor x27, x27, x26, ror #23
+	eor x19, x19, x16
+	eor x23, x23, x12, ror #52
+	eor x1, x1, x21, ror #39
+	eor x5, x5, x4
+	eor x27, x27, x29, ror #23
+	eor x19, x19, x0, ror #28
+	eor x23, x23, x3, ror #11
+	eor x1, x1, x24, ror #60
+	eor x5, x5, x13, ror #7
+	str x13, [sp, #144]
+	eor x13, x5, x19, ror #63
+	eor x5, x23, x5, ror #3
+	eor x19, x19, x1, ror #63
+	eor x1, x1, x27, ror #63
+	eor x27, x27, x23, ror #59
+	ldr x23, [sp, #144]
+	eor x17, x17, x13
+	eor x2, x2, x27
+	eor x8, x8, x19, ror #4
+	eor x22, x22, x5, ror #60
+	eor x15, x15, x1
+	eor x25, x25, x13, ror #28
+	eor x6, x6, x27, ror #17
+	eor x9, x9, x19, ror #4
+	eor x20, x20, x5, ror #13
+	eor x14, x14, x1, ror #36
+	eor x10, x10, x13, ror #45
+	eor x11, x11, x27
+	eor x30, x30, x19, ror #33
+	eor x28, x28, x5, ror #60
+	eor x7, x7, x1, ror #16
+	eor x26, x26, x13, ror #41
+	eor x16, x16, x27
+	eor x12, x12, x19, ror #16
+	eor x21, x21, x5, ror #21
+	eor x4, x4, x1
+	eor x29, x29, x13, ror #41
+	eor x0, x0, x27, ror #36
+	eor x3, x3, x19, ror #57
+	eor x24, x24, x5
+	eor x23, x23, x1, ror #57
+	bic x13, x30, x6, ror #15
+	bic x1, x21, x30, ror #34
+	bic x27, x23, x21, ror #25
+	bic x19, x17, x23, ror #57
+	bic x5, x6, x17, ror #61
+	eor x13, x17, x13, ror #52
+	eor x1, x6, x1, ror #15
+	eor x27, x30, x27, ror #5
+	eor x19, x19, x21, ror #18
+	eor x5, x23, x5, ror #10
+	bic x17, x10, x14, ror #56
+	bic x6, x16, x10, ror #61
+	bic x30, x3, x16, ror #9
+	bic x21, x22, x3, ror #38
+	bic x23, x14, x22, ror #28
+	eor x17, x22, x17, ror #44
+	eor x6, x14, x6, ror #11
+	eor x30, x10, x30, ror #58
+	eor x21, x16, x21, ror #17
+	eor x23, x3, x23, ror #62
+	bic x10, x28, x9, ror #15
+	bic x22, x4, x28, ror #47
+	bic x14, x29, x4, ror #51
+	bic x16, x2, x29, ror #6
+	bic x3, x9, x2, ror #9
+	eor x10, x2, x10, ror #40
+	eor x22, x9, x22, ror #2
+	eor x14, x28, x14, ror #30
+	eor x16, x4, x16, ror #7
+	eor x3, x29, x3, ror #49
+	bic x2, x11, x25, ror #10
+	bic x9, x12, x11, ror #21
+	bic x28, x24, x12, ror #29
+	bic x4, x15, x24, ror #31
+	bic x29, x25, x15, ror #37
+	eor x2, x15, x2, ror #17
+	eor x9, x25, x9, ror #33
+	eor x28, x11, x28, ror #14
+	eor x4, x12, x4, ror #4
+	eor x29, x29, x24, ror #4
+	bic x15, x7, x20, ror #47
+	bic x25, x26, x7, ror #27
+	bic x11, x0, x26, ror #20
+	bic x24, x8, x0, ror #28
+	bic x12, x20, x8, ror #6
+	eor x15, x8, x15, ror #11
+	eor x25, x20, x25, ror #54
+	eor x11, x7, x11, ror #17
+	eor x24, x26, x24, ror #16
+	eor x12, x0, x12, ror #30
+	ldr x8, [sp, #136]
+	ldr x8, [x8, #16]
+	eor x13, x13, x8
+	eor x8, x13, x17, ror #36
+	eor x20, x1, x6, ror #5
+	eor x7, x27, x30, ror #28
+	eor x26, x19, x21, ror #19
+	eor x0, x5, x23, ror #17
+	eor x8, x8, x10, ror #63
+	eor x20, x20, x22, ror #51
+	eor x7, x7, x14, ror #51
+	eor x26, x26, x16, ror #56
+	eor x0, x0, x3, ror #12
+	eor x8, x8, x2, ror #37
+	eor x20, x20, x9, ror #61
+	eor x7, x7, x28, ror #2
+	eor x26, x26, x4, ror #33
+	eor x0, x0, x29, ror #7
+	eor x8, x8, x15, ror #62
+	eor x20, x20, x25, ror #53
+	eor x7, x7, x11, ror #21
+	eor x26, x26, x24, ror #46
+	eor x0, x0, x12, ror #33
+	str x12, [sp, #144]
+	eor x12, x0, x20, ror #9
+	eor x0, x7, x0, ror #4
+	eor x20, x20, x26, ror #60
+	eor x26, x26, x8, ror #63
+	eor x8, x8, x7, ror #51
+	ldr x7, [sp, #144]
+	eor x13, x13, x12, ror #57
+	eor x1, x1, x8, ror #61
+	eor x27, x27, x20, ror #15
+	eor x19, x19, x0, ror #52
+	eor x5, x5, x26, ror #7
+	eor x17, x17, x12, ror #21
+	eor x6, x6, x8, ror #56
+	eor x30, x30, x20, ror #51
+	eor x21, x21, x0, ror #33
+	eor x23, x23, x26, ror #54
+	eor x10, x10, x12, ror #58
+	eor x22, x22, x8, ror #10
+	eor x14, x14, x20, ror #28
+	eor x16, x16, x0, ror #60
+	eor x3, x3, x26, ror #59
+	eor x2, x2, x12, ror #20
+	eor x9, x9, x8
+	eor x28, x28, x20, ror #13
+	eor x4, x4, x0, ror #19
+	eor x29, x29, x26
+	eor x15, x15, x12, ror #59
+	eor x25, x25, x8, ror #8
+	eor x11, x11, x20, ror #58
+	eor x24, x24, x0, ror #6
+	eor x7, x7, x26, ror #38
+	bic x0, x14, x6, ror #32
+	bic x12, x4, x14, ror #48
+	bic x8, x7, x4
+	bic x20, x13, x7, ror #12
+	bic x26, x6, x13, ror #36
+	eor x0, x13, x0, ror #60
+	eor x12, x6, x12, ror #48
+	eor x8, x14, x8, ror #16
+	eor x20, x20, x4, ror #12
+	eor x26, x7, x26, ror #16
+	bic x13, x10, x23, ror #58
+	bic x6, x9, x10, ror #41
+	bic x7, x11, x9, ror #7
+	bic x14, x19, x11, ror #40
+	bic x4, x23, x19, ror #46
+	eor x13, x19, x13, ror #24
+	eor x6, x23, x6, ror #29
+	eor x7, x10, x7, ror #16
+	eor x14, x9, x14, ror #17
+	eor x4, x11, x4, ror #42
+	bic x10, x16, x30, ror #43
+	bic x11, x29, x16, ror #39
+	bic x19, x15, x29, ror #12
+	bic x23, x1, x15, ror #42
+	bic x9, x30, x1, ror #56
+	eor x10, x1, x10, ror #29
+	eor x11, x30, x11, ror #46
+	eor x19, x16, x19, ror #13
+	eor x23, x29, x23, ror #10
+	eor x9, x15, x9, ror #30
+	bic x15, x22, x17, ror #20
+	bic x16, x28, x22, ror #5
+	bic x1, x24, x28, ror #49
+	bic x30, x5, x24, ror #24
+	bic x29, x17, x5, ror #30
+	eor x15, x5, x15, ror #14
+	eor x16, x17, x16, ror #39
+	eor x1, x22, x1, ror #10
+	eor x30, x28, x30, ror #55
+	eor x29, x29, x24, ror #54
+	bic x5, x3, x21, ror #62
+	bic x22, x2, x3, ror #34
+	bic x17, x25, x2, ror #6
+	bic x24, x27, x25
+	bic x28, x21, x27, ror #26
+	eor x5, x27, x5, ror #40
+	eor x22, x21, x22, ror #32
+	eor x17, x3, x17, ror #24
+	eor x24, x2, x24, ror #58
+	eor x28, x25, x28, ror #38
+	ldr x27, [sp, #136]
+	ldr x27, [x27, #24]
+	eor x0, x0, x27
+	eor x27, x0, x13, ror #36
+	eor x21, x12, x6, ror #26
+	eor x3, x8, x7
+	eor x2, x20, x14, ror #19
+	eor x25, x26, x4
+	eor x27, x27, x10, ror #2
+	eor x21, x21, x11, ror #46
+	eor x3, x3, x19, ror #35
+	eor x2, x2, x23, ror #56
+	eor x25, x25, x9, ror #32
+	eor x27, x27, x15, ror #30
+	eor x21, x21, x16, ror #36
+	eor x3, x3, x1, ror #48
+	eor x2, x2, x30, ror #39
+	eor x25, x25, x29, ror #52
+	eor x27, x27, x5, ror #54
+	eor x21, x21, x22
+	eor x3, x3, x17, ror #34
+	eor x2, x2, x24, ror #60
+	eor x25, x25, x28, ror #42
+	str x28, [sp, #144]
+	eor x28, x25, x21, ror #15
+	eor x25, x3, x25, ror #15
+	eor x21, x21, x2, ror #35
+	eor x2, x2, x27, ror #63
+	eor x27, x27, x3, ror #59
+	ldr x3, [sp, #144]
+	eor x0, x0, x28, ror #12
+	eor x12, x12, x27, ror #36
+	eor x8, x8, x21, ror #32
+	eor x20, x20, x25, ror #60
+	eor x26, x26, x2, ror #52
+	eor x13, x13, x28, ror #40
+	eor x6, x6, x27, ror #10
+	eor x7, x7, x21, ror #32
+	eor x14, x14, x25, ror #41
+	eor x4, x4, x2, ror #52
+	eor x10, x10, x28, ror #10
+	eor x11, x11, x27, ror #54
+	eor x19, x19, x21, ror #61
+	eor x23, x23, x25, ror #4
+	eor x9, x9, x2, ror #20
+	eor x15, x15, x28, ror #46
+	eor x16, x16, x27
+	eor x1, x1, x21, ror #48
+	eor x30, x30, x25, ror #21
+	eor x29, x29, x2
+	eor x5, x5, x28, ror #22
+	eor x22, x22, x27, ror #36
+	eor x17, x17, x21, ror #62
+	eor x24, x24, x25
+	eor x3, x3, x2, ror #10
+	bic x28, x19, x6, ror #22
+	bic x27, x30, x19, ror #34
+	bic x2, x3, x30, ror #42
+	bic x21, x0, x3, ror #40
+	bic x25, x6, x0, ror #54
+	eor x28, x0, x28, ror #52
+	eor x27, x6, x27, ror #8
+	eor x2, x19, x2, ror #52
+	eor x21, x21, x30, ror #18
+	eor x25, x3, x25, ror #34
+	bic x0, x10, x4, ror #57
+	bic x6, x16, x10, ror #44
+	bic x19, x17, x16, ror #50
+	bic x30, x20, x17, ror #61
+	bic x3, x4, x20, ror #44
+	eor x0, x20, x0, ror #27
+	eor x6, x4, x6, ror #27
+	eor x19, x10, x19, ror #34
+	eor x30, x16, x30, ror #17
+	eor x3, x17, x3, ror #23
+	bic x10, x23, x7, ror #23
+	bic x20, x29, x23, ror #39
+	bic x4, x5, x29, ror #20
+	bic x16, x12, x5, ror #9
+	bic x17, x7, x12, ror #37
+	eor x10, x12, x10, ror #4
+	eor x20, x7, x20, ror #2
+	eor x4, x23, x4, ror #5
+	eor x16, x29, x16, ror #35
+	eor x17, x5, x17, ror #18
+	bic x12, x11, x13
+	bic x7, x1, x11, ror #35
+	bic x23, x24, x1, ror #25
+	bic x29, x26, x24, ror #19
+	bic x5, x13, x26, ror #49
+	eor x12, x12, x26, ror #49
+	eor x7, x13, x7, ror #29
+	eor x23, x11, x23, ror #4
+	eor x29, x1, x29, ror #20
+	eor x5, x5, x24, ror #4
+	bic x26, x9, x14, ror #23
+	bic x13, x15, x9, ror #16
+	bic x11, x22, x15, ror #27
+	bic x24, x8, x22, ror #28
+	bic x1, x14, x8, ror #34
+	eor x26, x8, x26, ror #7
+	eor x13, x14, x13, ror #25
+	eor x11, x9, x11, ror #21
+	eor x24, x15, x24, ror #9
+	eor x1, x22, x1, ror #2
+	ldr x8, [sp, #136]
+	ldr x8, [x8, #32]
+	eor x28, x28, x8
+	eor x8, x28, x0, ror #36
+	eor x14, x27, x6, ror #46
+	eor x9, x2, x19, ror #11
+	eor x15, x21, x30, ror #19
+	eor x22, x25, x3, ror #57
+	eor x8, x8, x10, ror #27
+	eor x14, x14, x20, ror #44
+	eor x9, x9, x4, ror #43
+	eor x15, x15, x16, ror #56
+	eor x22, x22, x17, ror #60
+	eor x8, x8, x12
+	eor x14, x14, x7, ror #54
+	eor x9, x9, x23, ror #12
+	eor x15, x15, x29, ror #29
+	eor x22, x22, x5, ror #24
+	eor x8, x8, x26, ror #62
+	eor x14, x14, x13, ror #18
+	eor x9, x9, x11, ror #17
+	eor x15, x15, x24, ror #53
+	eor x22, x22, x1, ror #50
+	str x1, [sp, #144]
+	eor x1, x22, x14, ror #33
+	eor x22, x9, x22, ror #51
+	eor x14, x14, x15, ror #53
+	eor x15, x15, x8, ror #63
+	eor x8, x8, x9, ror #51
+	ldr x9, [sp, #144]
+	eor x28, x28, x1, ror #40
+	eor x27, x27, x8, ror #54
+	eor x2, x2, x14, ror #22
+	eor x21, x21, x22, ror #52
+	eor x25, x25, x15, ror #24
+	eor x0, x0, x1, ror #4
+	eor x6, x6, x8, ror #8
+	eor x19, x19, x14, ror #11
+	eor x30, x30, x22, ror #33
+	eor x3, x3, x15, ror #31
+	eor x10, x10, x1, ror #13
+	eor x20, x20, x8, ror #10
+	eor x4, x4, x14, ror #43
+	eor x16, x16, x22, ror #60
+	eor x17, x17, x15, ror #28
+	eor x12, x12, x1, ror #40
+	eor x7, x7, x8
+	eor x23, x23, x14, ror #10
+	eor x29, x29, x22, ror #23
+	eor x5, x5, x15
+	eor x26, x26, x1, ror #42
+	eor x13, x13, x8, ror #36
+	eor x11, x11, x14, ror #5
+	eor x24, x24, x22, ror #63
+	eor x9, x9, x15, ror #38
+	bic x1, x4, x6, ror #24
+	bic x8, x29, x4, ror #44
+	bic x14, x9, x29, ror #60
+	bic x22, x28, x9, ror #12
+	bic x15, x6, x28, ror #52
+	eor x1, x28, x1, ror #52
+	eor x8, x6, x8, ror #60
+	eor x14, x4, x14, ror #24
+	eor x22, x22, x29, ror #8
+	eor x15, x9, x15
+	bic x28, x10, x3, ror #53
+	bic x6, x7, x10, ror #5
+	bic x4, x11, x7, ror #11
+	bic x29, x21, x11, ror #36
+	bic x9, x3, x21, ror #23
+	eor x28, x21, x28, ror #52
+	eor x6, x3, x6, ror #6
+	eor x4, x10, x4, ror #48
+	eor x29, x7, x29, ror #17
+	eor x9, x11, x9, ror #5
+	bic x10, x16, x19, ror #26
+	bic x11, x5, x16, ror #39
+	bic x21, x26, x5, ror #12
+	bic x3, x27, x26, ror #35
+	bic x7, x19, x27, ror #16
+	eor x10, x27, x10, ror #22
+	eor x11, x19, x11, ror #63
+	eor x21, x16, x21, ror #13
+	eor x3, x5, x3, ror #17
+	eor x7, x26, x7, ror #13
+	bic x27, x20, x0, ror #20
+	bic x16, x23, x20, ror #59
+	bic x19, x24, x23, ror #52
+	bic x5, x25, x24, ror #48
+	bic x26, x0, x25, ror #13
+	eor x27, x25, x27, ror #31
+	eor x16, x0, x16, ror #49
+	eor x19, x20, x19, ror #17
+	eor x5, x23, x5, ror #28
+	eor x26, x26, x24, ror #61
+	bic x25, x17, x30, ror #31
+	bic x0, x12, x17, ror #38
+	bic x23, x13, x12, ror #61
+	bic x24, x2, x13, ror #36
+	bic x20, x30, x2, ror #26
+	eor x25, x2, x25, ror #7
+	eor x0, x30, x0, ror #59
+	eor x23, x17, x23, ror #29
+	eor x24, x12, x24, ror #31
+	eor x20, x13, x20, ror #2
+	ldr x2, [sp, #136]
+	ldr x2, [x2, #40]
+	eor x1, x1, x2
+	eor x2, x1, x28, ror #36
+	eor x30, x8, x6, ror #1
+	eor x17, x14, x4, ror #36
+	eor x12, x22, x29, ror #19
+	eor x13, x15, x9, ror #60
+	eor x2, x2, x10, ror #9
+	eor x30, x30, x11, ror #45
+	eor x17, x17, x21, ror #43
+	eor x12, x12, x3, ror #56
+	eor x13, x13, x7, ror #32
+	eor x2, x2, x27, ror #13
+	eor x30, x30, x16, ror #52
+	eor x17, x17, x19, ror #56
+	eor x12, x12, x5, ror #49
+	eor x13, x13, x26, ror #52
+	eor x2, x2, x25, ror #54
+	eor x30, x30, x0, ror #16
+	eor x17, x17, x23, ror #9
+	eor x12, x12, x24, ror #23
+	eor x13, x13, x20, ror #14
+	str x20, [sp, #144]
+	eor x20, x13, x30, ror #63
+	eor x13, x17, x13, ror #23
+	eor x30, x30, x12, ror #51
+	eor x12, x12, x2, ror #63
+	eor x2, x2, x17, ror #51
+	ldr x17, [sp, #144]
+	eor x1, x1, x20, ror #12
+	eor x8, x8, x2, ror #52
+	eor x14, x14, x30, ror #24
+	eor x22, x22, x13, ror #52
+	eor x15, x15, x12, ror #52
+	eor x28, x28, x20, ror #40
+	eor x6, x6, x2, ror #51
+	eor x4, x4, x30, ror #52
+	eor x29, x29, x13, ror #33
+	eor x9, x9, x12, ror #56
+	eor x10, x10, x20, ror #3
+	eor x11, x11, x2, ror #7
+	eor x21, x21, x30, ror #45
+	eor x3, x3, x13, ror #60
+	eor x7, x7, x12, ror #20
+	eor x27, x27, x20, ror #63
+	eor x16, x16, x2
+	eor x19, x19, x30, ror #32
+	eor x5, x5, x13, ror #3
+	eor x26, x26, x12
+	eor x25, x25, x20, ror #22
+	eor x0, x0, x2, ror #36
+	eor x23, x23, x30, ror #15
+	eor x24, x24, x13, ror #29
+	eor x17, x17, x12, ror #38
+	bic x20, x21, x6, ror #45
+	bic x2, x5, x21, ror #24
+	bic x30, x17, x5, ror #16
+	bic x13, x1, x17, ror #12
+	bic x12, x6, x1, ror #31
+	eor x20, x1, x20, ror #52
+	eor x2, x6, x2, ror #59
+	eor x30, x21, x30, ror #24
+	eor x13, x13, x5, ror #28
+	eor x12, x17, x12, ror #21
+	bic x5, x10, x9, ror #46
+	bic x6, x16, x10, ror #51
+	bic x1, x23, x16, ror #19
+	bic x21, x22, x23, ror #28
+	bic x17, x9, x22, ror #48
+	eor x5, x22, x5, ror #34
+	eor x6, x9, x6, ror #31
+	eor x1, x1, x10, ror #6
+	eor x21, x16, x21, ror #17
+	eor x17, x23, x17, ror #52
+	bic x10, x3, x4, ror #51
+	bic x22, x26, x3, ror #39
+	bic x9, x25, x26, ror #20
+	bic x16, x8, x25, ror #25
+	bic x23, x4, x8, ror #57
+	eor x10, x8, x10, ror #20
+	eor x22, x4, x22, ror #38
+	eor x9, x3, x9, ror #5
+	eor x16, x26, x16, ror #19
+	eor x23, x25, x23, ror #46
+	bic x8, x11, x28, ror #17
+	bic x4, x19, x11, ror #18
+	bic x3, x24, x19, ror #62
+	bic x26, x15, x24, ror #46
+	bic x25, x28, x15, ror #49
+	eor x8, x15, x8, ror #62
+	eor x4, x28, x4, ror #29
+	eor x3, x11, x3, ror #48
+	eor x26, x19, x26, ror #20
+	eor x25, x25, x24, ror #31
+	bic x15, x7, x29, ror #23
+	bic x28, x27, x7, ror #33
+	bic x11, x0, x27, ror #10
+	bic x24, x14, x0, ror #36
+	bic x19, x29, x14, ror #26
+	eor x15, x14, x15, ror #15
+	eor x28, x29, x28, ror #8
+	eor x11, x7, x11, ror #21
+	eor x24, x27, x24, ror #18
+	eor x19, x0, x19, ror #2
+	ldr x14, [sp, #136]
+	ldr x14, [x14, #48]
+	eor x20, x20, x14
+	eor x14, x20, x5, ror #36
+	eor x29, x2, x6, ror #19
+	eor x7, x30, x1, ror #12
+	eor x27, x13, x21, ror #19
+	eor x0, x12, x17, ror #52
+	eor x14, x14, x10, ror #11
+	eor x29, x29, x22, ror #49
+	eor x7, x7, x9, ror #43
+	eor x27, x27, x16, ror #56
+	eor x0, x0, x23, ror #24
+	eor x14, x14, x8, ror #49
+	eor x29, x29, x4, ror #31
+	eor x7, x7, x3, ror #59
+	eor x27, x27, x26, ror #29
+	eor x0, x0, x25, ror #52
+	eor x14, x14, x15, ror #54
+	eor x29, x29, x28, ror #59
+	eor x7, x7, x11, ror #17
+	eor x27, x27, x24, ror #36
+	eor x0, x0, x19, ror #14
+	str x19, [sp, #144]
+	eor x19, x0, x29, ror #20
+	eor x0, x7, x0, ror #23
+	eor x29, x29, x27, ror #30
+	eor x27, x27, x14, ror #63
+	eor x14, x14, x7, ror #51
+	ldr x7, [sp, #144]
+	eor x20, x20, x19, ror #12
+	eor x2, x2, x14, ror #31
+	eor x30, x30, x29, ror #45
+	eor x13, x13, x0, ror #52
+	eor x12, x12, x27, ror #52
+	eor x5, x5, x19, ror #40
+	eor x6, x6, x14, ror #12
+	eor x1, x1, x29, ror #33
+	eor x21, x21, x0, ror #33
+	eor x17, x17, x27
+	eor x10, x10, x19, ror #1
+	eor x22, x22, x14, ror #46
+	eor x9, x9, x29, ror #2
+	eor x16, x16, x0, ror #60
+	eor x23, x23, x27, ror #28
+	eor x8, x8, x19, ror #27
+	eor x4, x4, x14
+	eor x3, x3, x29, ror #50
+	eor x26, x26, x0, ror #23
+	eor x25, x25, x27
+	eor x15, x15, x19, ror #22
+	eor x28, x28, x14, ror #36
+	eor x11, x11, x29, ror #28
+	eor x24, x24, x0, ror #16
+	eor x7, x7, x27, ror #38
+	bic x0, x9, x6, ror #20
+	bic x19, x26, x9, ror #44
+	bic x14, x7, x26, ror #60
+	bic x29, x20, x7, ror #12
+	bic x27, x6, x20, ror #56
+	eor x0, x20, x0, ror #52
+	eor x19, x6, x19
+	eor x14, x9, x14, ror #24
+	eor x29, x29, x26, ror #8
+	eor x27, x7, x27, ror #60
+	bic x20, x10, x17, ror #36
+	bic x6, x4, x10, ror #53
+	bic x7, x11, x4, ror #11
+	bic x9, x13, x11, ror #36
+	bic x26, x17, x13, ror #56
+	eor x20, x13, x20, ror #36
+	eor x6, x17, x6, ror #39
+	eor x7, x10, x7
+	eor x9, x4, x9, ror #17
+	eor x26, x11, x26, ror #36
+	bic x10, x16, x1, ror #27
+	bic x11, x25, x16, ror #39
+	bic x13, x15, x25, ror #20
+	bic x17, x2, x15, ror #4
+	bic x4, x1, x2, ror #38
+	eor x10, x2, x10, ror #63
+	eor x11, x1, x11, ror #62
+	eor x13, x16, x13, ror #5
+	eor x17, x25, x17, ror #40
+	eor x4, x15, x4, ror #22
+	bic x15, x22, x5, ror #56
+	bic x16, x3, x22, ror #40
+	bic x2, x24, x3, ror #52
+	bic x1, x12, x24, ror #59
+	bic x25, x5, x12, ror #49
+	eor x15, x12, x15, ror #23
+	eor x16, x5, x16, ror #32
+	eor x2, x22, x2, ror #36
+	eor x1, x3, x1, ror #17
+	eor x25, x25, x24, ror #44
+	bic x12, x23, x21, ror #31
+	bic x22, x8, x23, ror #53
+	bic x5, x28, x8, ror #46
+	bic x24, x30, x28, ror #36
+	bic x3, x21, x30, ror #26
+	eor x12, x30, x12, ror #7
+	eor x22, x21, x22, ror #44
+	eor x5, x23, x5, ror #29
+	eor x24, x8, x24, ror #46
+	eor x3, x28, x3, ror #2
+	ldr x30, [sp, #136]
+	ldr x30, [x30, #56]
+	eor x0, x0, x30
+	ror x6, x6, #44
+	ror x7, x7, #8
+	ror x8, x9, #19
+	ror x10, x10, #32
+	ror x11, x11, #58
+	ror x15, x15, #49
+	ror x21, x12, #54
+	ror x22, x22, #28
+	ror x23, x5, #61
+	ror x24, x24, #8
+	ror x5, x20, #36
+	ror x9, x26, #8
+	ror x12, x13, #31
+	ror x13, x17, #56
+	mov x20, x25
+	ror x17, x2, #8
+	ror x25, x3, #26
+	ror x2, x14, #52
+	mov x3, x29
+	ror x14, x4, #36
+	ror x4, x27, #12
+	ror x26, x19, #8
+	ror x19, x1, #32
+	mov x1, x26
+	ldr x26, [sp, #136]
+	add x26, x26, #64
+	str x26, [sp, #136]
+	b 6b
+7:
 	ldr x27, [sp, #128]
 	subs x27, x27, #1
 	str x27, [sp, #128]
@@ -990,6 +1860,2119 @@ keccak_a64_scalar:
 	AUTH_LR
 	ret
 	.size keccak_a64_scalar, .-keccak_a64_scalar
+
+	.p2align 4
+	.globl keccak_a64_scalar_ror
+	.hidden keccak_a64_scalar_ror
+	.type keccak_a64_scalar_ror, %function
+keccak_a64_scalar_ror:
+	BTI_C
+	SIGN_LR
+	sub sp, sp, #160
+	stp x19, x20, [sp, #0]
+	stp x21, x22, [sp, #16]
+	stp x23, x24, [sp, #32]
+	stp x25, x26, [sp, #48]
+	stp x27, x28, [sp, #64]
+	stp x29, x30, [sp, #80]
+	mov w1, w1
+	mov w2, w2
+	stp x0, x1, [sp, #96]
+	stp x2, x3, [sp, #112]
+	str x4, [sp, #128]
+	mov x26, x0
+	ldp x0, x1, [x26, #0]
+	ldp x2, x3, [x26, #16]
+	ldp x4, x5, [x26, #32]
+	ldp x6, x7, [x26, #48]
+	ldp x8, x9, [x26, #64]
+	ldp x10, x11, [x26, #80]
+	ldp x12, x13, [x26, #96]
+	ldp x14, x15, [x26, #112]
+	ldp x16, x17, [x26, #128]
+	ldp x19, x20, [x26, #144]
+	ldp x21, x22, [x26, #160]
+	ldp x23, x24, [x26, #176]
+	ldr x25, [x26, #192]
+1:
+	ldp x27, x26, [sp, #112]
+	cbz x27, 4f
+	cmp x27, #17
+	b.hs .Lkeccak_a64_scalar_ror_x17
+	cmp x27, #9
+	b.hs .Lkeccak_a64_scalar_ror_x9
+.Lkeccak_a64_scalar_ror_x1:
+	ldr x28, [x26, #0]
+	eor x0, x0, x28
+	cmp x27, #1
+	b.ls .Lkeccak_a64_scalar_ror_xdone
+	ldr x28, [x26, #8]
+	eor x1, x1, x28
+	cmp x27, #2
+	b.ls .Lkeccak_a64_scalar_ror_xdone
+	ldr x28, [x26, #16]
+	eor x2, x2, x28
+	cmp x27, #3
+	b.ls .Lkeccak_a64_scalar_ror_xdone
+	ldr x28, [x26, #24]
+	eor x3, x3, x28
+	cmp x27, #4
+	b.ls .Lkeccak_a64_scalar_ror_xdone
+	ldr x28, [x26, #32]
+	eor x4, x4, x28
+	cmp x27, #5
+	b.ls .Lkeccak_a64_scalar_ror_xdone
+	ldr x28, [x26, #40]
+	eor x5, x5, x28
+	cmp x27, #6
+	b.ls .Lkeccak_a64_scalar_ror_xdone
+	ldr x28, [x26, #48]
+	eor x6, x6, x28
+	cmp x27, #7
+	b.ls .Lkeccak_a64_scalar_ror_xdone
+	ldr x28, [x26, #56]
+	eor x7, x7, x28
+	cmp x27, #8
+	b.ls .Lkeccak_a64_scalar_ror_xdone
+	ldr x28, [x26, #64]
+	eor x8, x8, x28
+	b .Lkeccak_a64_scalar_ror_xdone
+.Lkeccak_a64_scalar_ror_x9:
+	ldr x28, [x26, #0]
+	eor x0, x0, x28
+	ldr x28, [x26, #8]
+	eor x1, x1, x28
+	ldr x28, [x26, #16]
+	eor x2, x2, x28
+	ldr x28, [x26, #24]
+	eor x3, x3, x28
+	ldr x28, [x26, #32]
+	eor x4, x4, x28
+	ldr x28, [x26, #40]
+	eor x5, x5, x28
+	ldr x28, [x26, #48]
+	eor x6, x6, x28
+	ldr x28, [x26, #56]
+	eor x7, x7, x28
+	ldr x28, [x26, #64]
+	eor x8, x8, x28
+	cmp x27, #9
+	b.ls .Lkeccak_a64_scalar_ror_xdone
+	ldr x28, [x26, #72]
+	eor x9, x9, x28
+	cmp x27, #10
+	b.ls .Lkeccak_a64_scalar_ror_xdone
+	ldr x28, [x26, #80]
+	eor x10, x10, x28
+	cmp x27, #11
+	b.ls .Lkeccak_a64_scalar_ror_xdone
+	ldr x28, [x26, #88]
+	eor x11, x11, x28
+	cmp x27, #12
+	b.ls .Lkeccak_a64_scalar_ror_xdone
+	ldr x28, [x26, #96]
+	eor x12, x12, x28
+	cmp x27, #13
+	b.ls .Lkeccak_a64_scalar_ror_xdone
+	ldr x28, [x26, #104]
+	eor x13, x13, x28
+	cmp x27, #14
+	b.ls .Lkeccak_a64_scalar_ror_xdone
+	ldr x28, [x26, #112]
+	eor x14, x14, x28
+	cmp x27, #15
+	b.ls .Lkeccak_a64_scalar_ror_xdone
+	ldr x28, [x26, #120]
+	eor x15, x15, x28
+	cmp x27, #16
+	b.ls .Lkeccak_a64_scalar_ror_xdone
+	ldr x28, [x26, #128]
+	eor x16, x16, x28
+	b .Lkeccak_a64_scalar_ror_xdone
+.Lkeccak_a64_scalar_ror_x17:
+	ldr x28, [x26, #0]
+	eor x0, x0, x28
+	ldr x28, [x26, #8]
+	eor x1, x1, x28
+	ldr x28, [x26, #16]
+	eor x2, x2, x28
+	ldr x28, [x26, #24]
+	eor x3, x3, x28
+	ldr x28, [x26, #32]
+	eor x4, x4, x28
+	ldr x28, [x26, #40]
+	eor x5, x5, x28
+	ldr x28, [x26, #48]
+	eor x6, x6, x28
+	ldr x28, [x26, #56]
+	eor x7, x7, x28
+	ldr x28, [x26, #64]
+	eor x8, x8, x28
+	ldr x28, [x26, #72]
+	eor x9, x9, x28
+	ldr x28, [x26, #80]
+	eor x10, x10, x28
+	ldr x28, [x26, #88]
+	eor x11, x11, x28
+	ldr x28, [x26, #96]
+	eor x12, x12, x28
+	ldr x28, [x26, #104]
+	eor x13, x13, x28
+	ldr x28, [x26, #112]
+	eor x14, x14, x28
+	ldr x28, [x26, #120]
+	eor x15, x15, x28
+	ldr x28, [x26, #128]
+	eor x16, x16, x28
+	cmp x27, #17
+	b.ls .Lkeccak_a64_scalar_ror_xdone
+	ldr x28, [x26, #136]
+	eor x17, x17, x28
+	cmp x27, #18
+	b.ls .Lkeccak_a64_scalar_ror_xdone
+	ldr x28, [x26, #144]
+	eor x19, x19, x28
+	cmp x27, #19
+	b.ls .Lkeccak_a64_scalar_ror_xdone
+	ldr x28, [x26, #152]
+	eor x20, x20, x28
+	cmp x27, #20
+	b.ls .Lkeccak_a64_scalar_ror_xdone
+	ldr x28, [x26, #160]
+	eor x21, x21, x28
+	cmp x27, #21
+	b.ls .Lkeccak_a64_scalar_ror_xdone
+	ldr x28, [x26, #168]
+	eor x22, x22, x28
+	cmp x27, #22
+	b.ls .Lkeccak_a64_scalar_ror_xdone
+	ldr x28, [x26, #176]
+	eor x23, x23, x28
+	cmp x27, #23
+	b.ls .Lkeccak_a64_scalar_ror_xdone
+	ldr x28, [x26, #184]
+	eor x24, x24, x28
+	b .Lkeccak_a64_scalar_ror_xdone
+.Lkeccak_a64_scalar_ror_xdone:
+	add x26, x26, x27, lsl #3
+	str x26, [sp, #120]
+4:
+	ldr x27, [sp, #104]
+	adrp x26, .Lrc
+	add x26, x26, :lo12:.Lrc
+	mov x28, #24
+	sub x28, x28, x27
+	add x26, x26, x28, lsl #3
+	str x26, [sp, #136]
+	tbz x27, #1, 5f
+	eor x26, x0, x5
+	eor x27, x1, x6
+	eor x28, x2, x7
+	eor x29, x3, x8
+	eor x30, x4, x9
+	eor x26, x26, x10
+	eor x27, x27, x11
+	eor x28, x28, x12
+	eor x29, x29, x13
+	eor x30, x30, x14
+	eor x26, x26, x15
+	eor x27, x27, x16
+	eor x28, x28, x17
+	eor x29, x29, x19
+	eor x30, x30, x20
+	eor x26, x26, x21
+	eor x27, x27, x22
+	eor x28, x28, x23
+	eor x29, x29, x24
+	eor x30, x30, x25
+	str x25, [sp, #144]
+	eor x25, x30, x27, ror #63
+	eor x30, x28, x30, ror #63
+	eor x27, x27, x29, ror #63
+	eor x29, x29, x26, ror #63
+	eor x26, x26, x28, ror #63
+	ldr x28, [sp, #144]
+	eor x0, x0, x25
+	eor x1, x1, x26
+	eor x2, x2, x27
+	eor x3, x3, x30
+	eor x4, x4, x29
+	eor x5, x5, x25
+	eor x6, x6, x26
+	eor x7, x7, x27
+	eor x8, x8, x30
+	eor x9, x9, x29
+	eor x10, x10, x25
+	eor x11, x11, x26
+	eor x12, x12, x27
+	eor x13, x13, x30
+	eor x14, x14, x29
+	eor x15, x15, x25
+	eor x16, x16, x26
+	eor x17, x17, x27
+	eor x19, x19, x30
+	eor x20, x20, x29
+	eor x21, x21, x25
+	eor x22, x22, x26
+	eor x23, x23, x27
+	eor x24, x24, x30
+	eor x28, x28, x29
+	ror x1, x1, #63
+	ror x2, x2, #2
+	ror x3, x3, #36
+	ror x4, x4, #37
+	ror x5, x5, #28
+	ror x6, x6, #20
+	ror x7, x7, #58
+	ror x8, x8, #9
+	ror x9, x9, #44
+	ror x10, x10, #61
+	ror x11, x11, #54
+	ror x12, x12, #21
+	ror x13, x13, #39
+	ror x14, x14, #25
+	ror x15, x15, #23
+	ror x16, x16, #19
+	ror x17, x17, #49
+	ror x19, x19, #43
+	ror x20, x20, #56
+	ror x21, x21, #46
+	ror x22, x22, #62
+	ror x23, x23, #3
+	ror x24, x24, #8
+	ror x28, x28, #50
+	bic x25, x12, x6
+	bic x26, x19, x12
+	bic x27, x28, x19
+	bic x30, x0, x28
+	bic x29, x6, x0
+	eor x25, x25, x0
+	eor x26, x26, x6
+	eor x27, x27, x12
+	eor x30, x30, x19
+	eor x29, x29, x28
+	bic x0, x10, x9
+	bic x6, x16, x10
+	bic x12, x23, x16
+	bic x19, x3, x23
+	bic x28, x9, x3
+	eor x0, x0, x3
+	eor x6, x6, x9
+	eor x12, x12, x10
+	eor x19, x19, x16
+	eor x28, x28, x23
+	bic x10, x13, x7
+	bic x3, x20, x13
+	bic x9, x21, x20
+	bic x16, x1, x21
+	bic x23, x7, x1
+	eor x10, x10, x1
+	eor x3, x3, x7
+	eor x9, x9, x13
+	eor x16, x16, x20
+	eor x23, x23, x21
+	bic x1, x11, x5
+	bic x7, x17, x11
+	bic x13, x24, x17
+	bic x20, x4, x24
+	bic x21, x5, x4
+	eor x1, x1, x4
+	eor x7, x7, x5
+	eor x13, x13, x11
+	eor x20, x20, x17
+	eor x21, x21, x24
+	bic x4, x14, x8
+	bic x5, x15, x14
+	bic x11, x22, x15
+	bic x24, x2, x22
+	bic x17, x8, x2
+	eor x4, x4, x2
+	eor x5, x5, x8
+	eor x11, x11, x14
+	eor x24, x24, x15
+	eor x17, x17, x22
+	ldr x2, [sp, #136]
+	ldr x2, [x2, #0]
+	eor x25, x25, x2
+	eor x2, x25, x0
+	eor x8, x26, x6
+	eor x14, x27, x12
+	eor x15, x30, x19
+	eor x22, x29, x28
+	eor x2, x2, x10
+	eor x8, x8, x3
+	eor x14, x14, x9
+	eor x15, x15, x16
+	eor x22, x22, x23
+	eor x2, x2, x1
+	eor x8, x8, x7
+	eor x14, x14, x13
+	eor x15, x15, x20
+	eor x22, x22, x21
+	eor x2, x2, x4
+	eor x8, x8, x5
+	eor x14, x14, x11
+	eor x15, x15, x24
+	eor x22, x22, x17
+	str x17, [sp, #144]
+	eor x17, x22, x8, ror #63
+	eor x22, x14, x22, ror #63
+	eor x8, x8, x15, ror #63
+	eor x15, x15, x2, ror #63
+	eor x2, x2, x14, ror #63
+	ldr x14, [sp, #144]
+	eor x25, x25, x17
+	eor x26, x26, x2
+	eor x27, x27, x8
+	eor x30, x30, x22
+	eor x29, x29, x15
+	eor x0, x0, x17
+	eor x6, x6, x2
+	eor x12, x12, x8
+	eor x19, x19, x22
+	eor x28, x28, x15
+	eor x10, x10, x17
+	eor x3, x3, x2
+	eor x9, x9, x8
+	eor x16, x16, x22
+	eor x23, x23, x15
+	eor x1, x1, x17
+	eor x7, x7, x2
+	eor x13, x13, x8
+	eor x20, x20, x22
+	eor x21, x21, x15
+	eor x4, x4, x17
+	eor x5, x5, x2
+	eor x11, x11, x8
+	eor x24, x24, x22
+	eor x14, x14, x15
+	ror x26, x26, #63
+	ror x27, x27, #2
+	ror x30, x30, #36
+	ror x29, x29, #37
+	ror x0, x0, #28
+	ror x6, x6, #20
+	ror x12, x12, #58
+	ror x19, x19, #9
+	ror x28, x28, #44
+	ror x10, x10, #61
+	ror x3, x3, #54
+	ror x9, x9, #21
+	ror x16, x16, #39
+	ror x23, x23, #25
+	ror x1, x1, #23
+	ror x7, x7, #19
+	ror x13, x13, #49
+	ror x20, x20, #43
+	ror x21, x21, #56
+	ror x4, x4, #46
+	ror x5, x5, #62
+	ror x11, x11, #3
+	ror x24, x24, #8
+	ror x14, x14, #50
+	bic x17, x9, x6
+	bic x2, x20, x9
+	bic x8, x14, x20
+	bic x22, x25, x14
+	bic x15, x6, x25
+	eor x17, x17, x25
+	eor x2, x2, x6
+	eor x8, x8, x9
+	eor x22, x22, x20
+	eor x15, x15, x14
+	bic x25, x10, x28
+	bic x6, x7, x10
+	bic x9, x11, x7
+	bic x20, x30, x11
+	bic x14, x28, x30
+	eor x25, x25, x30
+	eor x6, x6, x28
+	eor x9, x9, x10
+	eor x20, x20, x7
+	eor x14, x14, x11
+	bic x10, x16, x12
+	bic x11, x21, x16
+	bic x30, x4, x21
+	bic x28, x26, x4
+	bic x7, x12, x26
+	eor x10, x10, x26
+	eor x11, x11, x12
+	eor x30, x30, x16
+	eor x28, x28, x21
+	eor x7, x7, x4
+	bic x26, x3, x0
+	bic x16, x13, x3
+	bic x12, x24, x13
+	bic x21, x29, x24
+	bic x4, x0, x29
+	eor x26, x26, x29
+	eor x16, x16, x0
+	eor x12, x12, x3
+	eor x21, x21, x13
+	eor x4, x4, x24
+	bic x29, x23, x19
+	bic x0, x1, x23
+	bic x3, x5, x1
+	bic x24, x27, x5
+	bic x13, x19, x27
+	eor x29, x29, x27
+	eor x0, x0, x19
+	eor x3, x3, x23
+	eor x24, x24, x1
+	eor x13, x13, x5
+	ldr x27, [sp, #136]
+	ldr x27, [x27, #8]
+	eor x17, x17, x27
+	mov x1, x2
+	mov x5, x25
+	mov x19, x21
+	mov x23, x3
+	mov x2, x8
+	mov x3, x22
+	mov x21, x29
+	mov x25, x13
+	mov x8, x20
+	mov x13, x28
+	mov x22, x0
+	mov x0, x17
+	mov x20, x4
+	mov x4, x15
+	mov x17, x12
+	mov x12, x30
+	mov x15, x26
+	mov x26, x9
+	mov x9, x14
+	mov x14, x7
+	mov x7, x26
+	ldr x26, [sp, #136]
+	add x26, x26, #16
+	str x26, [sp, #136]
+	ldr x27, [sp, #104]
+5:
+	tbz x27, #2, 6f
+	eor x26, x0, x5
+	eor x27, x1, x6
+	eor x28, x2, x7
+	eor x29, x3, x8
+	eor x30, x4, x9
+	eor x26, x26, x10
+	eor x27, x27, x11
+	eor x28, x28, x12
+	eor x29, x29, x13
+	eor x30, x30, x14
+	eor x26, x26, x15
+	eor x27, x27, x16
+	eor x28, x28, x17
+	eor x29, x29, x19
+	eor x30, x30, x20
+	eor x26, x26, x21
+	eor x27, x27, x22
+	eor x28, x28, x23
+	eor x29, x29, x24
+	eor x30, x30, x25
+	str x25, [sp, #144]
+	eor x25, x30, x27, ror #63
+	eor x30, x28, x30, ror #63
+	eor x27, x27, x29, ror #63
+	eor x29, x29, x26, ror #63
+	eor x26, x26, x28, ror #63
+	ldr x28, [sp, #144]
+	eor x0, x0, x25
+	eor x1, x1, x26
+	eor x2, x2, x27
+	eor x3, x3, x30
+	eor x4, x4, x29
+	eor x5, x5, x25
+	eor x6, x6, x26
+	eor x7, x7, x27
+	eor x8, x8, x30
+	eor x9, x9, x29
+	eor x10, x10, x25
+	eor x11, x11, x26
+	eor x12, x12, x27
+	eor x13, x13, x30
+	eor x14, x14, x29
+	eor x15, x15, x25
+	eor x16, x16, x26
+	eor x17, x17, x27
+	eor x19, x19, x30
+	eor x20, x20, x29
+	eor x21, x21, x25
+	eor x22, x22, x26
+	eor x23, x23, x27
+	eor x24, x24, x30
+	eor x28, x28, x29
+	ror x1, x1, #63
+	ror x2, x2, #2
+	ror x3, x3, #36
+	ror x4, x4, #37
+	ror x5, x5, #28
+	ror x6, x6, #20
+	ror x7, x7, #58
+	ror x8, x8, #9
+	ror x9, x9, #44
+	ror x10, x10, #61
+	ror x11, x11, #54
+	ror x12, x12, #21
+	ror x13, x13, #39
+	ror x14, x14, #25
+	ror x15, x15, #23
+	ror x16, x16, #19
+	ror x17, x17, #49
+	ror x19, x19, #43
+	ror x20, x20, #56
+	ror x21, x21, #46
+	ror x22, x22, #62
+	ror x23, x23, #3
+	ror x24, x24, #8
+	ror x28, x28, #50
+	bic x25, x12, x6
+	bic x26, x19, x12
+	bic x27, x28, x19
+	bic x30, x0, x28
+	bic x29, x6, x0
+	eor x25, x25, x0
+	eor x26, x26, x6
+	eor x27, x27, x12
+	eor x30, x30, x19
+	eor x29, x29, x28
+	bic x0, x10, x9
+	bic x6, x16, x10
+	bic x12, x23, x16
+	bic x19, x3, x23
+	bic x28, x9, x3
+	eor x0, x0, x3
+	eor x6, x6, x9
+	eor x12, x12, x10
+	eor x19, x19, x16
+	eor x28, x28, x23
+	bic x10, x13, x7
+	bic x3, x20, x13
+	bic x9, x21, x20
+	bic x16, x1, x21
+	bic x23, x7, x1
+	eor x10, x10, x1
+	eor x3, x3, x7
+	eor x9, x9, x13
+	eor x16, x16, x20
+	eor x23, x23, x21
+	bic x1, x11, x5
+	bic x7, x17, x11
+	bic x13, x24, x17
+	bic x20, x4, x24
+	bic x21, x5, x4
+	eor x1, x1, x4
+	eor x7, x7, x5
+	eor x13, x13, x11
+	eor x20, x20, x17
+	eor x21, x21, x24
+	bic x4, x14, x8
+	bic x5, x15, x14
+	bic x11, x22, x15
+	bic x24, x2, x22
+	bic x17, x8, x2
+	eor x4, x4, x2
+	eor x5, x5, x8
+	eor x11, x11, x14
+	eor x24, x24, x15
+	eor x17, x17, x22
+	ldr x2, [sp, #136]
+	ldr x2, [x2, #0]
+	eor x25, x25, x2
+	eor x2, x25, x0
+	eor x8, x26, x6
+	eor x14, x27, x12
+	eor x15, x30, x19
+	eor x22, x29, x28
+	eor x2, x2, x10
+	eor x8, x8, x3
+	eor x14, x14, x9
+	eor x15, x15, x16
+	eor x22, x22, x23
+	eor x2, x2, x1
+	eor x8, x8, x7
+	eor x14, x14, x13
+	eor x15, x15, x20
+	eor x22, x22, x21
+	eor x2, x2, x4
+	eor x8, x8, x5
+	eor x14, x14, x11
+	eor x15, x15, x24
+	eor x22, x22, x17
+	str x17, [sp, #144]
+	eor x17, x22, x8, ror #63
+	eor x22, x14, x22, ror #63
+	eor x8, x8, x15, ror #63
+	eor x15, x15, x2, ror #63
+	eor x2, x2, x14, ror #63
+	ldr x14, [sp, #144]
+	eor x25, x25, x17
+	eor x26, x26, x2
+	eor x27, x27, x8
+	eor x30, x30, x22
+	eor x29, x29, x15
+	eor x0, x0, x17
+	eor x6, x6, x2
+	eor x12, x12, x8
+	eor x19, x19, x22
+	eor x28, x28, x15
+	eor x10, x10, x17
+	eor x3, x3, x2
+	eor x9, x9, x8
+	eor x16, x16, x22
+	eor x23, x23, x15
+	eor x1, x1, x17
+	eor x7, x7, x2
+	eor x13, x13, x8
+	eor x20, x20, x22
+	eor x21, x21, x15
+	eor x4, x4, x17
+	eor x5, x5, x2
+	eor x11, x11, x8
+	eor x24, x24, x22
+	eor x14, x14, x15
+	ror x26, x26, #63
+	ror x27, x27, #2
+	ror x30, x30, #36
+	ror x29, x29, #37
+	ror x0, x0, #28
+	ror x6, x6, #20
+	ror x12, x12, #58
+	ror x19, x19, #9
+	ror x28, x28, #44
+	ror x10, x10, #61
+	ror x3, x3, #54
+	ror x9, x9, #21
+	ror x16, x16, #39
+	ror x23, x23, #25
+	ror x1, x1, #23
+	ror x7, x7, #19
+	ror x13, x13, #49
+	ror x20, x20, #43
+	ror x21, x21, #56
+	ror x4, x4, #46
+	ror x5, x5, #62
+	ror x11, x11, #3
+	ror x24, x24, #8
+	ror x14, x14, #50
+	bic x17, x9, x6
+	bic x2, x20, x9
+	bic x8, x14, x20
+	bic x22, x25, x14
+	bic x15, x6, x25
+	eor x17, x17, x25
+	eor x2, x2, x6
+	eor x8, x8, x9
+	eor x22, x22, x20
+	eor x15, x15, x14
+	bic x25, x10, x28
+	bic x6, x7, x10
+	bic x9, x11, x7
+	bic x20, x30, x11
+	bic x14, x28, x30
+	eor x25, x25, x30
+	eor x6, x6, x28
+	eor x9, x9, x10
+	eor x20, x20, x7
+	eor x14, x14, x11
+	bic x10, x16, x12
+	bic x11, x21, x16
+	bic x30, x4, x21
+	bic x28, x26, x4
+	bic x7, x12, x26
+	eor x10, x10, x26
+	eor x11, x11, x12
+	eor x30, x30, x16
+	eor x28, x28, x21
+	eor x7, x7, x4
+	bic x26, x3, x0
+	bic x16, x13, x3
+	bic x12, x24, x13
+	bic x21, x29, x24
+	bic x4, x0, x29
+	eor x26, x26, x29
+	eor x16, x16, x0
+	eor x12, x12, x3
+	eor x21, x21, x13
+	eor x4, x4, x24
+	bic x29, x23, x19
+	bic x0, x1, x23
+	bic x3, x5, x1
+	bic x24, x27, x5
+	bic x13, x19, x27
+	eor x29, x29, x27
+	eor x0, x0, x19
+	eor x3, x3, x23
+	eor x24, x24, x1
+	eor x13, x13, x5
+	ldr x27, [sp, #136]
+	ldr x27, [x27, #8]
+	eor x17, x17, x27
+	eor x27, x17, x25
+	eor x19, x2, x6
+	eor x23, x8, x9
+	eor x1, x22, x20
+	eor x5, x15, x14
+	eor x27, x27, x10
+	eor x19, x19, x11
+	eor x23, x23, x30
+	eor x1, x1, x28
+	eor x5, x5, x7
+	eor x27, x27, x26
+	eor x19, x19, x16
+	eor x23, x23, x12
+	eor x1, x1, x21
+	eor x5, x5, x4
+	eor x27, x27, x29
+	eor x19, x19, x0
+	eor x23, x23, x3
+	eor x1, x1, x24
+	eor x5, x5, x13
+	str x13, [sp, #144]
+	eor x13, x5, x19, ror #63
+	eor x5, x23, x5, ror #63
+	eor x19, x19, x1, ror #63
+	eor x1, x1, x27, ror #63
+	eor x27, x27, x23, ror #63
+	ldr x23, [sp, #144]
+	eor x17, x17, x13
+	eor x2, x2, x27
+	eor x8, x8, x19
+	eor x22, x22, x5
+	eor x15, x15, x1
+	eor x25, x25, x13
+	eor x6, x6, x27
+	eor x9, x9, x19
+	eor x20, x20, x5
+	eor x14, x14, x1
+	eor x10, x10, x13
+	eor x11, x11, x27
+	eor x30, x30, x19
+	eor x28, x28, x5
+	eor x7, x7, x1
+	eor x26, x26, x13
+	eor x16, x16, x27
+	eor x12, x12, x19
+	eor x21, x21, x5
+	eor x4, x4, x1
+	eor x29, x29, x13
+	eor x0, x0, x27
+	eor x3, x3, x19
+	eor x24, x24, x5
+	eor x23, x23, x1
+	ror x2, x2, #63
+	ror x8, x8, #2
+	ror x22, x22, #36
+	ror x15, x15, #37
+	ror x25, x25, #28
+	ror x6, x6, #20
+	ror x9, x9, #58
+	ror x20, x20, #9
+	ror x14, x14, #44
+	ror x10, x10, #61
+	ror x11, x11, #54
+	ror x30, x30, #21
+	ror x28, x28, #39
+	ror x7, x7, #25
+	ror x26, x26, #23
+	ror x16, x16, #19
+	ror x12, x12, #49
+	ror x21, x21, #43
+	ror x4, x4, #56
+	ror x29, x29, #46
+	ror x0, x0, #62
+	ror x3, x3, #3
+	ror x24, x24, #8
+	ror x23, x23, #50
+	bic x13, x30, x6
+	bic x1, x21, x30
+	bic x27, x23, x21
+	bic x19, x17, x23
+	bic x5, x6, x17
+	eor x13, x13, x17
+	eor x1, x1, x6
+	eor x27, x27, x30
+	eor x19, x19, x21
+	eor x5, x5, x23
+	bic x17, x10, x14
+	bic x6, x16, x10
+	bic x30, x3, x16
+	bic x21, x22, x3
+	bic x23, x14, x22
+	eor x17, x17, x22
+	eor x6, x6, x14
+	eor x30, x30, x10
+	eor x21, x21, x16
+	eor x23, x23, x3
+	bic x10, x28, x9
+	bic x22, x4, x28
+	bic x14, x29, x4
+	bic x16, x2, x29
+	bic x3, x9, x2
+	eor x10, x10, x2
+	eor x22, x22, x9
+	eor x14, x14, x28
+	eor x16, x16, x4
+	eor x3, x3, x29
+	bic x2, x11, x25
+	bic x9, x12, x11
+	bic x28, x24, x12
+	bic x4, x15, x24
+	bic x29, x25, x15
+	eor x2, x2, x15
+	eor x9, x9, x25
+	eor x28, x28, x11
+	eor x4, x4, x12
+	eor x29, x29, x24
+	bic x15, x7, x20
+	bic x25, x26, x7
+	bic x11, x0, x26
+	bic x24, x8, x0
+	bic x12, x20, x8
+	eor x15, x15, x8
+	eor x25, x25, x20
+	eor x11, x11, x7
+	eor x24, x24, x26
+	eor x12, x12, x0
+	ldr x8, [sp, #136]
+	ldr x8, [x8, #16]
+	eor x13, x13, x8
+	eor x8, x13, x17
+	eor x20, x1, x6
+	eor x7, x27, x30
+	eor x26, x19, x21
+	eor x0, x5, x23
+	eor x8, x8, x10
+	eor x20, x20, x22
+	eor x7, x7, x14
+	eor x26, x26, x16
+	eor x0, x0, x3
+	eor x8, x8, x2
+	eor x20, x20, x9
+	eor x7, x7, x28
+	eor x26, x26, x4
+	eor x0, x0, x29
+	eor x8, x8, x15
+	eor x20, x20, x25
+	eor x7, x7, x11
+	eor x26, x26, x24
+	eor x0, x0, x12
+	str x12, [sp, #144]
+	eor x12, x0, x20, ror #63
+	eor x0, x7, x0, ror #63
+	eor x20, x20, x26, ror #63
+	eor x26, x26, x8, ror #63
+	eor x8, x8, x7, ror #63
+	ldr x7, [sp, #144]
+	eor x13, x13, x12
+	eor x1, x1, x8
+	eor x27, x27, x20
+	eor x19, x19, x0
+	eor x5, x5, x26
+	eor x17, x17, x12
+	eor x6, x6, x8
+	eor x30, x30, x20
+	eor x21, x21, x0
+	eor x23, x23, x26
+	eor x10, x10, x12
+	eor x22, x22, x8
+	eor x14, x14, x20
+	eor x16, x16, x0
+	eor x3, x3, x26
+	eor x2, x2, x12
+	eor x9, x9, x8
+	eor x28, x28, x20
+	eor x4, x4, x0
+	eor x29, x29, x26
+	eor x15, x15, x12
+	eor x25, x25, x8
+	eor x11, x11, x20
+	eor x24, x24, x0
+	eor x7, x7, x26
+	ror x1, x1, #63
+	ror x27, x27, #2
+	ror x19, x19, #36
+	ror x5, x5, #37
+	ror x17, x17, #28
+	ror x6, x6, #20
+	ror x30, x30, #58
+	ror x21, x21, #9
+	ror x23, x23, #44
+	ror x10, x10, #61
+	ror x22, x22, #54
+	ror x14, x14, #21
+	ror x16, x16, #39
+	ror x3, x3, #25
+	ror x2, x2, #23
+	ror x9, x9, #19
+	ror x28, x28, #49
+	ror x4, x4, #43
+	ror x29, x29, #56
+	ror x15, x15, #46
+	ror x25, x25, #62
+	ror x11, x11, #3
+	ror x24, x24, #8
+	ror x7, x7, #50
+	bic x0, x14, x6
+	bic x12, x4, x14
+	bic x8, x7, x4
+	bic x20, x13, x7
+	bic x26, x6, x13
+	eor x0, x0, x13
+	eor x12, x12, x6
+	eor x8, x8, x14
+	eor x20, x20, x4
+	eor x26, x26, x7
+	bic x13, x10, x23
+	bic x6, x9, x10
+	bic x7, x11, x9
+	bic x14, x19, x11
+	bic x4, x23, x19
+	eor x13, x13, x19
+	eor x6, x6, x23
+	eor x7, x7, x10
+	eor x14, x14, x9
+	eor x4, x4, x11
+	bic x10, x16, x30
+	bic x11, x29, x16
+	bic x19, x15, x29
+	bic x23, x1, x15
+	bic x9, x30, x1
+	eor x10, x10, x1
+	eor x11, x11, x30
+	eor x19, x19, x16
+	eor x23, x23, x29
+	eor x9, x9, x15
+	bic x15, x22, x17
+	bic x16, x28, x22
+	bic x1, x24, x28
+	bic x30, x5, x24
+	bic x29, x17, x5
+	eor x15, x15, x5
+	eor x16, x16, x17
+	eor x1, x1, x22
+	eor x30, x30, x28
+	eor x29, x29, x24
+	bic x5, x3, x21
+	bic x22, x2, x3
+	bic x17, x25, x2
+	bic x24, x27, x25
+	bic x28, x21, x27
+	eor x5, x5, x27
+	eor x22, x22, x21
+	eor x17, x17, x3
+	eor x24, x24, x2
+	eor x28, x28, x25
+	ldr x27, [sp, #136]
+	ldr x27, [x27, #24]
+	eor x0, x0, x27
+	mov x2, x8
+	mov x3, x20
+	mov x21, x5
+	mov x25, x28
+	mov x5, x13
+	mov x8, x14
+	mov x20, x29
+	mov x13, x23
+	mov x14, x9
+	mov x9, x4
+	mov x23, x17
+	mov x4, x26
+	mov x17, x1
+	mov x1, x12
+	mov x12, x19
+	mov x19, x30
+	ldr x26, [sp, #136]
+	add x26, x26, #32
+	str x26, [sp, #136]
+6:
+	adrp x27, .Lrc
+	add x27, x27, :lo12:.Lrc
+	add x27, x27, #192
+	cmp x26, x27
+	b.hs 7f
+	eor x26, x0, x5
+	eor x27, x1, x6
+	eor x28, x2, x7
+	eor x29, x3, x8
+	eor x30, x4, x9
+	eor x26, x26, x10
+	eor x27, x27, x11
+	eor x28, x28, x12
+	eor x29, x29, x13
+	eor x30, x30, x14
+	eor x26, x26, x15
+	eor x27, x27, x16
+	eor x28, x28, x17
+	eor x29, x29, x19
+	eor x30, x30, x20
+	eor x26, x26, x21
+	eor x27, x27, x22
+	eor x28, x28, x23
+	eor x29, x29, x24
+	eor x30, x30, x25
+	str x25, [sp, #144]
+	eor x25, x30, x27, ror #63
+	eor x30, x28, x30, ror #63
+	eor x27, x27, x29, ror #63
+	eor x29, x29, x26, ror #63
+	eor x26, x26, x28, ror #63
+	ldr x28, [sp, #144]
+	eor x0, x0, x25
+	eor x1, x1, x26
+	eor x2, x2, x27
+	eor x3, x3, x30
+	eor x4, x4, x29
+	eor x5, x5, x25
+	eor x6, x6, x26
+	eor x7, x7, x27
+	eor x8, x8, x30
+	eor x9, x9, x29
+	eor x10, x10, x25
+	eor x11, x11, x26
+	eor x12, x12, x27
+	eor x13, x13, x30
+	eor x14, x14, x29
+	eor x15, x15, x25
+	eor x16, x16, x26
+	eor x17, x17, x27
+	eor x19, x19, x30
+	eor x20, x20, x29
+	eor x21, x21, x25
+	eor x22, x22, x26
+	eor x23, x23, x27
+	eor x24, x24, x30
+	eor x28, x28, x29
+	ror x1, x1, #63
+	ror x2, x2, #2
+	ror x3, x3, #36
+	ror x4, x4, #37
+	ror x5, x5, #28
+	ror x6, x6, #20
+	ror x7, x7, #58
+	ror x8, x8, #9
+	ror x9, x9, #44
+	ror x10, x10, #61
+	ror x11, x11, #54
+	ror x12, x12, #21
+	ror x13, x13, #39
+	ror x14, x14, #25
+	ror x15, x15, #23
+	ror x16, x16, #19
+	ror x17, x17, #49
+	ror x19, x19, #43
+	ror x20, x20, #56
+	ror x21, x21, #46
+	ror x22, x22, #62
+	ror x23, x23, #3
+	ror x24, x24, #8
+	ror x28, x28, #50
+	bic x25, x12, x6
+	bic x26, x19, x12
+	bic x27, x28, x19
+	bic x30, x0, x28
+	bic x29, x6, x0
+	eor x25, x25, x0
+	eor x26, x26, x6
+	eor x27, x27, x12
+	eor x30, x30, x19
+	eor x29, x29, x28
+	bic x0, x10, x9
+	bic x6, x16, x10
+	bic x12, x23, x16
+	bic x19, x3, x23
+	bic x28, x9, x3
+	eor x0, x0, x3
+	eor x6, x6, x9
+	eor x12, x12, x10
+	eor x19, x19, x16
+	eor x28, x28, x23
+	bic x10, x13, x7
+	bic x3, x20, x13
+	bic x9, x21, x20
+	bic x16, x1, x21
+	bic x23, x7, x1
+	eor x10, x10, x1
+	eor x3, x3, x7
+	eor x9, x9, x13
+	eor x16, x16, x20
+	eor x23, x23, x21
+	bic x1, x11, x5
+	bic x7, x17, x11
+	bic x13, x24, x17
+	bic x20, x4, x24
+	bic x21, x5, x4
+	eor x1, x1, x4
+	eor x7, x7, x5
+	eor x13, x13, x11
+	eor x20, x20, x17
+	eor x21, x21, x24
+	bic x4, x14, x8
+	bic x5, x15, x14
+	bic x11, x22, x15
+	bic x24, x2, x22
+	bic x17, x8, x2
+	eor x4, x4, x2
+	eor x5, x5, x8
+	eor x11, x11, x14
+	eor x24, x24, x15
+	eor x17, x17, x22
+	ldr x2, [sp, #136]
+	ldr x2, [x2, #0]
+	eor x25, x25, x2
+	eor x2, x25, x0
+	eor x8, x26, x6
+	eor x14, x27, x12
+	eor x15, x30, x19
+	eor x22, x29, x28
+	eor x2, x2, x10
+	eor x8, x8, x3
+	eor x14, x14, x9
+	eor x15, x15, x16
+	eor x22, x22, x23
+	eor x2, x2, x1
+	eor x8, x8, x7
+	eor x14, x14, x13
+	eor x15, x15, x20
+	eor x22, x22, x21
+	eor x2, x2, x4
+	eor x8, x8, x5
+	eor x14, x14, x11
+	eor x15, x15, x24
+	eor x22, x22, x17
+	str x17, [sp, #144]
+	eor x17, x22, x8, ror #63
+	eor x22, x14, x22, ror #63
+	eor x8, x8, x15, ror #63
+	eor x15, x15, x2, ror #63
+	eor x2, x2, x14, ror #63
+	ldr x14, [sp, #144]
+	eor x25, x25, x17
+	eor x26, x26, x2
+	eor x27, x27, x8
+	eor x30, x30, x22
+	eor x29, x29, x15
+	eor x0, x0, x17
+	eor x6, x6, x2
+	eor x12, x12, x8
+	eor x19, x19, x22
+	eor x28, x28, x15
+	eor x10, x10, x17
+	eor x3, x3, x2
+	eor x9, x9, x8
+	eor x16, x16, x22
+	eor x23, x23, x15
+	eor x1, x1, x17
+	eor x7, x7, x2
+	eor x13, x13, x8
+	eor x20, x20, x22
+	eor x21, x21, x15
+	eor x4, x4, x17
+	eor x5, x5, x2
+	eor x11, x11, x8
+	eor x24, x24, x22
+	eor x14, x14, x15
+	ror x26, x26, #63
+	ror x27, x27, #2
+	ror x30, x30, #36
+	ror x29, x29, #37
+	ror x0, x0, #28
+	ror x6, x6, #20
+	ror x12, x12, #58
+	ror x19, x19, #9
+	ror x28, x28, #44
+	ror x10, x10, #61
+	ror x3, x3, #54
+	ror x9, x9, #21
+	ror x16, x16, #39
+	ror x23, x23, #25
+	ror x1, x1, #23
+	ror x7, x7, #19
+	ror x13, x13, #49
+	ror x20, x20, #43
+	ror x21, x21, #56
+	ror x4, x4, #46
+	ror x5, x5, #62
+	ror x11, x11, #3
+	ror x24, x24, #8
+	ror x14, x14, #50
+	bic x17, x9, x6
+	bic x2, x20, x9
+	bic x8, x14, x20
+	bic x22, x25, x14
+	bic x15, x6, x25
+	eor x17, x17, x25
+	eor x2, x2, x6
+	eor x8, x8, x9
+	eor x22, x22, x20
+	eor x15, x15, x14
+	bic x25, x10, x28
+	bic x6, x7, x10
+	bic x9, x11, x7
+	bic x20, x30, x11
+	bic x14, x28, x30
+	eor x25, x25, x30
+	eor x6, x6, x28
+	eor x9, x9, x10
+	eor x20, x20, x7
+	eor x14, x14, x11
+	bic x10, x16, x12
+	bic x11, x21, x16
+	bic x30, x4, x21
+	bic x28, x26, x4
+	bic x7, x12, x26
+	eor x10, x10, x26
+	eor x11, x11, x12
+	eor x30, x30, x16
+	eor x28, x28, x21
+	eor x7, x7, x4
+	bic x26, x3, x0
+	bic x16, x13, x3
+	bic x12, x24, x13
+	bic x21, x29, x24
+	bic x4, x0, x29
+	eor x26, x26, x29
+	eor x16, x16, x0
+	eor x12, x12, x3
+	eor x21, x21, x13
+	eor x4, x4, x24
+	bic x29, x23, x19
+	bic x0, x1, x23
+	bic x3, x5, x1
+	bic x24, x27, x5
+	bic x13, x19, x27
+	eor x29, x29, x27
+	eor x0, x0, x19
+	eor x3, x3, x23
+	eor x24, x24, x1
+	eor x13, x13, x5
+	ldr x27, [sp, #136]
+	ldr x27, [x27, #8]
+	eor x17, x17, x27
+	eor x27, x17, x25
+	eor x19, x2, x6
+	eor x23, x8, x9
+	eor x1, x22, x20
+	eor x5, x15, x14
+	eor x27, x27, x10
+	eor x19, x19, x11
+	eor x23, x23, x30
+	eor x1, x1, x28
+	eor x5, x5, x7
+	eor x27, x27, x26
+	eor x19, x19, x16
+	eor x23, x23, x12
+	eor x1, x1, x21
+	eor x5, x5, x4
+	eor x27, x27, x29
+	eor x19, x19, x0
+	eor x23, x23, x3
+	eor x1, x1, x24
+	eor x5, x5, x13
+	str x13, [sp, #144]
+	eor x13, x5, x19, ror #63
+	eor x5, x23, x5, ror #63
+	eor x19, x19, x1, ror #63
+	eor x1, x1, x27, ror #63
+	eor x27, x27, x23, ror #63
+	ldr x23, [sp, #144]
+	eor x17, x17, x13
+	eor x2, x2, x27
+	eor x8, x8, x19
+	eor x22, x22, x5
+	eor x15, x15, x1
+	eor x25, x25, x13
+	eor x6, x6, x27
+	eor x9, x9, x19
+	eor x20, x20, x5
+	eor x14, x14, x1
+	eor x10, x10, x13
+	eor x11, x11, x27
+	eor x30, x30, x19
+	eor x28, x28, x5
+	eor x7, x7, x1
+	eor x26, x26, x13
+	eor x16, x16, x27
+	eor x12, x12, x19
+	eor x21, x21, x5
+	eor x4, x4, x1
+	eor x29, x29, x13
+	eor x0, x0, x27
+	eor x3, x3, x19
+	eor x24, x24, x5
+	eor x23, x23, x1
+	ror x2, x2, #63
+	ror x8, x8, #2
+	ror x22, x22, #36
+	ror x15, x15, #37
+	ror x25, x25, #28
+	ror x6, x6, #20
+	ror x9, x9, #58
+	ror x20, x20, #9
+	ror x14, x14, #44
+	ror x10, x10, #61
+	ror x11, x11, #54
+	ror x30, x30, #21
+	ror x28, x28, #39
+	ror x7, x7, #25
+	ror x26, x26, #23
+	ror x16, x16, #19
+	ror x12, x12, #49
+	ror x21, x21, #43
+	ror x4, x4, #56
+	ror x29, x29, #46
+	ror x0, x0, #62
+	ror x3, x3, #3
+	ror x24, x24, #8
+	ror x23, x23, #50
+	bic x13, x30, x6
+	bic x1, x21, x30
+	bic x27, x23, x21
+	bic x19, x17, x23
+	bic x5, x6, x17
+	eor x13, x13, x17
+	eor x1, x1, x6
+	eor x27, x27, x30
+	eor x19, x19, x21
+	eor x5, x5, x23
+	bic x17, x10, x14
+	bic x6, x16, x10
+	bic x30, x3, x16
+	bic x21, x22, x3
+	bic x23, x14, x22
+	eor x17, x17, x22
+	eor x6, x6, x14
+	eor x30, x30, x10
+	eor x21, x21, x16
+	eor x23, x23, x3
+	bic x10, x28, x9
+	bic x22, x4, x28
+	bic x14, x29, x4
+	bic x16, x2, x29
+	bic x3, x9, x2
+	eor x10, x10, x2
+	eor x22, x22, x9
+	eor x14, x14, x28
+	eor x16, x16, x4
+	eor x3, x3, x29
+	bic x2, x11, x25
+	bic x9, x12, x11
+	bic x28, x24, x12
+	bic x4, x15, x24
+	bic x29, x25, x15
+	eor x2, x2, x15
+	eor x9, x9, x25
+	eor x28, x28, x11
+	eor x4, x4, x12
+	eor x29, x29, x24
+	bic x15, x7, x20
+	bic x25, x26, x7
+	bic x11, x0, x26
+	bic x24, x8, x0
+	bic x12, x20, x8
+	eor x15, x15, x8
+	eor x25, x25, x20
+	eor x11, x11, x7
+	eor x24, x24, x26
+	eor x12, x12, x0
+	ldr x8, [sp, #136]
+	ldr x8, [x8, #16]
+	eor x13, x13, x8
+	eor x8, x13, x17
+	eor x20, x1, x6
+	eor x7, x27, x30
+	eor x26, x19, x21
+	eor x0, x5, x23
+	eor x8, x8, x10
+	eor x20, x20, x22
+	eor x7, x7, x14
+	eor x26, x26, x16
+	eor x0, x0, x3
+	eor x8, x8, x2
+	eor x20, x20, x9
+	eor x7, x7, x28
+	eor x26, x26, x4
+	eor x0, x0, x29
+	eor x8, x8, x15
+	eor x20, x20, x25
+	eor x7, x7, x11
+	eor x26, x26, x24
+	eor x0, x0, x12
+	str x12, [sp, #144]
+	eor x12, x0, x20, ror #63
+	eor x0, x7, x0, ror #63
+	eor x20, x20, x26, ror #63
+	eor x26, x26, x8, ror #63
+	eor x8, x8, x7, ror #63
+	ldr x7, [sp, #144]
+	eor x13, x13, x12
+	eor x1, x1, x8
+	eor x27, x27, x20
+	eor x19, x19, x0
+	eor x5, x5, x26
+	eor x17, x17, x12
+	eor x6, x6, x8
+	eor x30, x30, x20
+	eor x21, x21, x0
+	eor x23, x23, x26
+	eor x10, x10, x12
+	eor x22, x22, x8
+	eor x14, x14, x20
+	eor x16, x16, x0
+	eor x3, x3, x26
+	eor x2, x2, x12
+	eor x9, x9, x8
+	eor x28, x28, x20
+	eor x4, x4, x0
+	eor x29, x29, x26
+	eor x15, x15, x12
+	eor x25, x25, x8
+	eor x11, x11, x20
+	eor x24, x24, x0
+	eor x7, x7, x26
+	ror x1, x1, #63
+	ror x27, x27, #2
+	ror x19, x19, #36
+	ror x5, x5, #37
+	ror x17, x17, #28
+	ror x6, x6, #20
+	ror x30, x30, #58
+	ror x21, x21, #9
+	ror x23, x23, #44
+	ror x10, x10, #61
+	ror x22, x22, #54
+	ror x14, x14, #21
+	ror x16, x16, #39
+	ror x3, x3, #25
+	ror x2, x2, #23
+	ror x9, x9, #19
+	ror x28, x28, #49
+	ror x4, x4, #43
+	ror x29, x29, #56
+	ror x15, x15, #46
+	ror x25, x25, #62
+	ror x11, x11, #3
+	ror x24, x24, #8
+	ror x7, x7, #50
+	bic x0, x14, x6
+	bic x12, x4, x14
+	bic x8, x7, x4
+	bic x20, x13, x7
+	bic x26, x6, x13
+	eor x0, x0, x13
+	eor x12, x12, x6
+	eor x8, x8, x14
+	eor x20, x20, x4
+	eor x26, x26, x7
+	bic x13, x10, x23
+	bic x6, x9, x10
+	bic x7, x11, x9
+	bic x14, x19, x11
+	bic x4, x23, x19
+	eor x13, x13, x19
+	eor x6, x6, x23
+	eor x7, x7, x10
+	eor x14, x14, x9
+	eor x4, x4, x11
+	bic x10, x16, x30
+	bic x11, x29, x16
+	bic x19, x15, x29
+	bic x23, x1, x15
+	bic x9, x30, x1
+	eor x10, x10, x1
+	eor x11, x11, x30
+	eor x19, x19, x16
+	eor x23, x23, x29
+	eor x9, x9, x15
+	bic x15, x22, x17
+	bic x16, x28, x22
+	bic x1, x24, x28
+	bic x30, x5, x24
+	bic x29, x17, x5
+	eor x15, x15, x5
+	eor x16, x16, x17
+	eor x1, x1, x22
+	eor x30, x30, x28
+	eor x29, x29, x24
+	bic x5, x3, x21
+	bic x22, x2, x3
+	bic x17, x25, x2
+	bic x24, x27, x25
+	bic x28, x21, x27
+	eor x5, x5, x27
+	eor x22, x22, x21
+	eor x17, x17, x3
+	eor x24, x24, x2
+	eor x28, x28, x25
+	ldr x27, [sp, #136]
+	ldr x27, [x27, #24]
+	eor x0, x0, x27
+	eor x27, x0, x13
+	eor x21, x12, x6
+	eor x3, x8, x7
+	eor x2, x20, x14
+	eor x25, x26, x4
+	eor x27, x27, x10
+	eor x21, x21, x11
+	eor x3, x3, x19
+	eor x2, x2, x23
+	eor x25, x25, x9
+	eor x27, x27, x15
+	eor x21, x21, x16
+	eor x3, x3, x1
+	eor x2, x2, x30
+	eor x25, x25, x29
+	eor x27, x27, x5
+	eor x21, x21, x22
+	eor x3, x3, x17
+	eor x2, x2, x24
+	eor x25, x25, x28
+	str x28, [sp, #144]
+	eor x28, x25, x21, ror #63
+	eor x25, x3, x25, ror #63
+	eor x21, x21, x2, ror #63
+	eor x2, x2, x27, ror #63
+	eor x27, x27, x3, ror #63
+	ldr x3, [sp, #144]
+	eor x0, x0, x28
+	eor x12, x12, x27
+	eor x8, x8, x21
+	eor x20, x20, x25
+	eor x26, x26, x2
+	eor x13, x13, x28
+	eor x6, x6, x27
+	eor x7, x7, x21
+	eor x14, x14, x25
+	eor x4, x4, x2
+	eor x10, x10, x28
+	eor x11, x11, x27
+	eor x19, x19, x21
+	eor x23, x23, x25
+	eor x9, x9, x2
+	eor x15, x15, x28
+	eor x16, x16, x27
+	eor x1, x1, x21
+	eor x30, x30, x25
+	eor x29, x29, x2
+	eor x5, x5, x28
+	eor x22, x22, x27
+	eor x17, x17, x21
+	eor x24, x24, x25
+	eor x3, x3, x2
+	ror x12, x12, #63
+	ror x8, x8, #2
+	ror x20, x20, #36
+	ror x26, x26, #37
+	ror x13, x13, #28
+	ror x6, x6, #20
+	ror x7, x7, #58
+	ror x14, x14, #9
+	ror x4, x4, #44
+	ror x10, x10, #61
+	ror x11, x11, #54
+	ror x19, x19, #21
+	ror x23, x23, #39
+	ror x9, x9, #25
+	ror x15, x15, #23
+	ror x16, x16, #19
+	ror x1, x1, #49
+	ror x30, x30, #43
+	ror x29, x29, #56
+	ror x5, x5, #46
+	ror x22, x22, #62
+	ror x17, x17, #3
+	ror x24, x24, #8
+	ror x3, x3, #50
+	bic x28, x19, x6
+	bic x27, x30, x19
+	bic x2, x3, x30
+	bic x21, x0, x3
+	bic x25, x6, x0
+	eor x28, x28, x0
+	eor x27, x27, x6
+	eor x2, x2, x19
+	eor x21, x21, x30
+	eor x25, x25, x3
+	bic x0, x10, x4
+	bic x6, x16, x10
+	bic x19, x17, x16
+	bic x30, x20, x17
+	bic x3, x4, x20
+	eor x0, x0, x20
+	eor x6, x6, x4
+	eor x19, x19, x10
+	eor x30, x30, x16
+	eor x3, x3, x17
+	bic x10, x23, x7
+	bic x20, x29, x23
+	bic x4, x5, x29
+	bic x16, x12, x5
+	bic x17, x7, x12
+	eor x10, x10, x12
+	eor x20, x20, x7
+	eor x4, x4, x23
+	eor x16, x16, x29
+	eor x17, x17, x5
+	bic x12, x11, x13
+	bic x7, x1, x11
+	bic x23, x24, x1
+	bic x29, x26, x24
+	bic x5, x13, x26
+	eor x12, x12, x26
+	eor x7, x7, x13
+	eor x23, x23, x11
+	eor x29, x29, x1
+	eor x5, x5, x24
+	bic x26, x9, x14
+	bic x13, x15, x9
+	bic x11, x22, x15
+	bic x24, x8, x22
+	bic x1, x14, x8
+	eor x26, x26, x8
+	eor x13, x13, x14
+	eor x11, x11, x9
+	eor x24, x24, x15
+	eor x1, x1, x22
+	ldr x8, [sp, #136]
+	ldr x8, [x8, #32]
+	eor x28, x28, x8
+	eor x8, x28, x0
+	eor x14, x27, x6
+	eor x9, x2, x19
+	eor x15, x21, x30
+	eor x22, x25, x3
+	eor x8, x8, x10
+	eor x14, x14, x20
+	eor x9, x9, x4
+	eor x15, x15, x16
+	eor x22, x22, x17
+	eor x8, x8, x12
+	eor x14, x14, x7
+	eor x9, x9, x23
+	eor x15, x15, x29
+	eor x22, x22, x5
+	eor x8, x8, x26
+	eor x14, x14, x13
+	eor x9, x9, x11
+	eor x15, x15, x24
+	eor x22, x22, x1
+	str x1, [sp, #144]
+	eor x1, x22, x14, ror #63
+	eor x22, x9, x22, ror #63
+	eor x14, x14, x15, ror #63
+	eor x15, x15, x8, ror #63
+	eor x8, x8, x9, ror #63
+	ldr x9, [sp, #144]
+	eor x28, x28, x1
+	eor x27, x27, x8
+	eor x2, x2, x14
+	eor x21, x21, x22
+	eor x25, x25, x15
+	eor x0, x0, x1
+	eor x6, x6, x8
+	eor x19, x19, x14
+	eor x30, x30, x22
+	eor x3, x3, x15
+	eor x10, x10, x1
+	eor x20, x20, x8
+	eor x4, x4, x14
+	eor x16, x16, x22
+	eor x17, x17, x15
+	eor x12, x12, x1
+	eor x7, x7, x8
+	eor x23, x23, x14
+	eor x29, x29, x22
+	eor x5, x5, x15
+	eor x26, x26, x1
+	eor x13, x13, x8
+	eor x11, x11, x14
+	eor x24, x24, x22
+	eor x9, x9, x15
+	ror x27, x27, #63
+	ror x2, x2, #2
+	ror x21, x21, #36
+	ror x25, x25, #37
+	ror x0, x0, #28
+	ror x6, x6, #20
+	ror x19, x19, #58
+	ror x30, x30, #9
+	ror x3, x3, #44
+	ror x10, x10, #61
+	ror x20, x20, #54
+	ror x4, x4, #21
+	ror x16, x16, #39
+	ror x17, x17, #25
+	ror x12, x12, #23
+	ror x7, x7, #19
+	ror x23, x23, #49
+	ror x29, x29, #43
+	ror x5, x5, #56
+	ror x26, x26, #46
+	ror x13, x13, #62
+	ror x11, x11, #3
+	ror x24, x24, #8
+	ror x9, x9, #50
+	bic x1, x4, x6
+	bic x8, x29, x4
+	bic x14, x9, x29
+	bic x22, x28, x9
+	bic x15, x6, x28
+	eor x1, x1, x28
+	eor x8, x8, x6
+	eor x14, x14, x4
+	eor x22, x22, x29
+	eor x15, x15, x9
+	bic x28, x10, x3
+	bic x6, x7, x10
+	bic x4, x11, x7
+	bic x29, x21, x11
+	bic x9, x3, x21
+	eor x28, x28, x21
+	eor x6, x6, x3
+	eor x4, x4, x10
+	eor x29, x29, x7
+	eor x9, x9, x11
+	bic x10, x16, x19
+	bic x11, x5, x16
+	bic x21, x26, x5
+	bic x3, x27, x26
+	bic x7, x19, x27
+	eor x10, x10, x27
+	eor x11, x11, x19
+	eor x21, x21, x16
+	eor x3, x3, x5
+	eor x7, x7, x26
+	bic x27, x20, x0
+	bic x16, x23, x20
+	bic x19, x24, x23
+	bic x5, x25, x24
+	bic x26, x0, x25
+	eor x27, x27, x25
+	eor x16, x16, x0
+	eor x19, x19, x20
+	eor x5, x5, x23
+	eor x26, x26, x24
+	bic x25, x17, x30
+	bic x0, x12, x17
+	bic x23, x13, x12
+	bic x24, x2, x13
+	bic x20, x30, x2
+	eor x25, x25, x2
+	eor x0, x0, x30
+	eor x23, x23, x17
+	eor x24, x24, x12
+	eor x20, x20, x13
+	ldr x2, [sp, #136]
+	ldr x2, [x2, #40]
+	eor x1, x1, x2
+	eor x2, x1, x28
+	eor x30, x8, x6
+	eor x17, x14, x4
+	eor x12, x22, x29
+	eor x13, x15, x9
+	eor x2, x2, x10
+	eor x30, x30, x11
+	eor x17, x17, x21
+	eor x12, x12, x3
+	eor x13, x13, x7
+	eor x2, x2, x27
+	eor x30, x30, x16
+	eor x17, x17, x19
+	eor x12, x12, x5
+	eor x13, x13, x26
+	eor x2, x2, x25
+	eor x30, x30, x0
+	eor x17, x17, x23
+	eor x12, x12, x24
+	eor x13, x13, x20
+	str x20, [sp, #144]
+	eor x20, x13, x30, ror #63
+	eor x13, x17, x13, ror #63
+	eor x30, x30, x12, ror #63
+	eor x12, x12, x2, ror #63
+	eor x2, x2, x17, ror #63
+	ldr x17, [sp, #144]
+	eor x1, x1, x20
+	eor x8, x8, x2
+	eor x14, x14, x30
+	eor x22, x22, x13
+	eor x15, x15, x12
+	eor x28, x28, x20
+	eor x6, x6, x2
+	eor x4, x4, x30
+	eor x29, x29, x13
+	eor x9, x9, x12
+	eor x10, x10, x20
+	eor x11, x11, x2
+	eor x21, x21, x30
+	eor x3, x3, x13
+	eor x7, x7, x12
+	eor x27, x27, x20
+	eor x16, x16, x2
+	eor x19, x19, x30
+	eor x5, x5, x13
+	eor x26, x26, x12
+	eor x25, x25, x20
+	eor x0, x0, x2
+	eor x23, x23, x30
+	eor x24, x24, x13
+	eor x17, x17, x12
+	ror x8, x8, #63
+	ror x14, x14, #2
+	ror x22, x22, #36
+	ror x15, x15, #37
+	ror x28, x28, #28
+	ror x6, x6, #20
+	ror x4, x4, #58
+	ror x29, x29, #9
+	ror x9, x9, #44
+	ror x10, x10, #61
+	ror x11, x11, #54
+	ror x21, x21, #21
+	ror x3, x3, #39
+	ror x7, x7, #25
+	ror x27, x27, #23
+	ror x16, x16, #19
+	ror x19, x19, #49
+	ror x5, x5, #43
+	ror x26, x26, #56
+	ror x25, x25, #46
+	ror x0, x0, #62
+	ror x23, x23, #3
+	ror x24, x24, #8
+	ror x17, x17, #50
+	bic x20, x21, x6
+	bic x2, x5, x21
+	bic x30, x17, x5
+	bic x13, x1, x17
+	bic x12, x6, x1
+	eor x20, x20, x1
+	eor x2, x2, x6
+	eor x30, x30, x21
+	eor x13, x13, x5
+	eor x12, x12, x17
+	bic x5, x10, x9
+	bic x6, x16, x10
+	bic x1, x23, x16
+	bic x21, x22, x23
+	bic x17, x9, x22
+	eor x5, x5, x22
+	eor x6, x6, x9
+	eor x1, x1, x10
+	eor x21, x21, x16
+	eor x17, x17, x23
+	bic x10, x3, x4
+	bic x22, x26, x3
+	bic x9, x25, x26
+	bic x16, x8, x25
+	bic x23, x4, x8
+	eor x10, x10, x8
+	eor x22, x22, x4
+	eor x9, x9, x3
+	eor x16, x16, x26
+	eor x23, x23, x25
+	bic x8, x11, x28
+	bic x4, x19, x11
+	bic x3, x24, x19
+	bic x26, x15, x24
+	bic x25, x28, x15
+	eor x8, x8, x15
+	eor x4, x4, x28
+	eor x3, x3, x11
+	eor x26, x26, x19
+	eor x25, x25, x24
+	bic x15, x7, x29
+	bic x28, x27, x7
+	bic x11, x0, x27
+	bic x24, x14, x0
+	bic x19, x29, x14
+	eor x15, x15, x14
+	eor x28, x28, x29
+	eor x11, x11, x7
+	eor x24, x24, x27
+	eor x19, x19, x0
+	ldr x14, [sp, #136]
+	ldr x14, [x14, #48]
+	eor x20, x20, x14
+	eor x14, x20, x5
+	eor x29, x2, x6
+	eor x7, x30, x1
+	eor x27, x13, x21
+	eor x0, x12, x17
+	eor x14, x14, x10
+	eor x29, x29, x22
+	eor x7, x7, x9
+	eor x27, x27, x16
+	eor x0, x0, x23
+	eor x14, x14, x8
+	eor x29, x29, x4
+	eor x7, x7, x3
+	eor x27, x27, x26
+	eor x0, x0, x25
+	eor x14, x14, x15
+	eor x29, x29, x28
+	eor x7, x7, x11
+	eor x27, x27, x24
+	eor x0, x0, x19
+	str x19, [sp, #144]
+	eor x19, x0, x29, ror #63
+	eor x0, x7, x0, ror #63
+	eor x29, x29, x27, ror #63
+	eor x27, x27, x14, ror #63
+	eor x14, x14, x7, ror #63
+	ldr x7, [sp, #144]
+	eor x20, x20, x19
+	eor x2, x2, x14
+	eor x30, x30, x29
+	eor x13, x13, x0
+	eor x12, x12, x27
+	eor x5, x5, x19
+	eor x6, x6, x14
+	eor x1, x1, x29
+	eor x21, x21, x0
+	eor x17, x17, x27
+	eor x10, x10, x19
+	eor x22, x22, x14
+	eor x9, x9, x29
+	eor x16, x16, x0
+	eor x23, x23, x27
+	eor x8, x8, x19
+	eor x4, x4, x14
+	eor x3, x3, x29
+	eor x26, x26, x0
+	eor x25, x25, x27
+	eor x15, x15, x19
+	eor x28, x28, x14
+	eor x11, x11, x29
+	eor x24, x24, x0
+	eor x7, x7, x27
+	ror x2, x2, #63
+	ror x30, x30, #2
+	ror x13, x13, #36
+	ror x12, x12, #37
+	ror x5, x5, #28
+	ror x6, x6, #20
+	ror x1, x1, #58
+	ror x21, x21, #9
+	ror x17, x17, #44
+	ror x10, x10, #61
+	ror x22, x22, #54
+	ror x9, x9, #21
+	ror x16, x16, #39
+	ror x23, x23, #25
+	ror x8, x8, #23
+	ror x4, x4, #19
+	ror x3, x3, #49
+	ror x26, x26, #43
+	ror x25, x25, #56
+	ror x15, x15, #46
+	ror x28, x28, #62
+	ror x11, x11, #3
+	ror x24, x24, #8
+	ror x7, x7, #50
+	bic x0, x9, x6
+	bic x19, x26, x9
+	bic x14, x7, x26
+	bic x29, x20, x7
+	bic x27, x6, x20
+	eor x0, x0, x20
+	eor x19, x19, x6
+	eor x14, x14, x9
+	eor x29, x29, x26
+	eor x27, x27, x7
+	bic x20, x10, x17
+	bic x6, x4, x10
+	bic x7, x11, x4
+	bic x9, x13, x11
+	bic x26, x17, x13
+	eor x20, x20, x13
+	eor x6, x6, x17
+	eor x7, x7, x10
+	eor x9, x9, x4
+	eor x26, x26, x11
+	bic x10, x16, x1
+	bic x11, x25, x16
+	bic x13, x15, x25
+	bic x17, x2, x15
+	bic x4, x1, x2
+	eor x10, x10, x2
+	eor x11, x11, x1
+	eor x13, x13, x16
+	eor x17, x17, x25
+	eor x4, x4, x15
+	bic x15, x22, x5
+	bic x16, x3, x22
+	bic x2, x24, x3
+	bic x1, x12, x24
+	bic x25, x5, x12
+	eor x15, x15, x12
+	eor x16, x16, x5
+	eor x2, x2, x22
+	eor x1, x1, x3
+	eor x25, x25, x24
+	bic x12, x23, x21
+	bic x22, x8, x23
+	bic x5, x28, x8
+	bic x24, x30, x28
+	bic x3, x21, x30
+	eor x12, x12, x30
+	eor x22, x22, x21
+	eor x5, x5, x23
+	eor x24, x24, x8
+	eor x3, x3, x28
+	ldr x30, [sp, #136]
+	ldr x30, [x30, #56]
+	eor x0, x0, x30
+	mov x8, x9
+	mov x21, x12
+	mov x23, x5
+	mov x5, x20
+	mov x9, x26
+	mov x12, x13
+	mov x13, x17
+	mov x20, x25
+	mov x17, x2
+	mov x25, x3
+	mov x2, x14
+	mov x3, x29
+	mov x14, x4
+	mov x4, x27
+	mov x26, x19
+	mov x19, x1
+	mov x1, x26
+	ldr x26, [sp, #136]
+	add x26, x26, #64
+	str x26, [sp, #136]
+	b 6b
+7:
+	ldr x27, [sp, #128]
+	subs x27, x27, #1
+	str x27, [sp, #128]
+	b.ne 1b
+	ldr x26, [sp, #96]
+	stp x0, x1, [x26, #0]
+	stp x2, x3, [x26, #16]
+	stp x4, x5, [x26, #32]
+	stp x6, x7, [x26, #48]
+	stp x8, x9, [x26, #64]
+	stp x10, x11, [x26, #80]
+	stp x12, x13, [x26, #96]
+	stp x14, x15, [x26, #112]
+	stp x16, x17, [x26, #128]
+	stp x19, x20, [x26, #144]
+	stp x21, x22, [x26, #160]
+	stp x23, x24, [x26, #176]
+	str x25, [x26, #192]
+	ldp x19, x20, [sp, #0]
+	ldp x21, x22, [sp, #16]
+	ldp x23, x24, [sp, #32]
+	ldp x25, x26, [sp, #48]
+	ldp x27, x28, [sp, #64]
+	ldp x29, x30, [sp, #80]
+	add sp, sp, #160
+	AUTH_LR
+	ret
+	.size keccak_a64_scalar_ror, .-keccak_a64_scalar_ror
 
 #if PROP_BTI || PROP_PAC
 	.pushsection .note.gnu.property, "a"

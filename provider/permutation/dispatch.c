@@ -26,6 +26,7 @@ const char *const keccak_backend_names[] = {
 #endif
 #ifdef KSUM_HAVE_A64
     "a64",
+    "a64ror",
 #endif
 #ifdef KSUM_HAVE_A64_SHA3
     "a64sha3",
@@ -97,6 +98,8 @@ const keccak_backend *keccak_backend_by_name(const char *name)
 #ifdef KSUM_HAVE_A64
     if (strcmp(name, "a64") == 0)
         return &keccak_a64_backend;
+    if (strcmp(name, "a64ror") == 0)
+        return &keccak_a64ror_backend;
 #endif
 #ifdef KSUM_HAVE_A64_SHA3
     if (strcmp(name, "a64sha3") == 0 && keccak_a64_has_sha3())
