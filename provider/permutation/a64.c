@@ -5,8 +5,8 @@
  * rotate their second operand for free, so rho costs nothing but the
  * rotations applied at the end of each block of rounds.  Default on Arm64
  * cores without the SHA3 instructions, or with slow ones; a64ror, the same
- * with explicit rotations, on cores whose shifted operands are slow (the
- * Cortex-A53, A55, A57 and A72).  One lane each.
+ * with explicit rotations, on cores whose shifted operands are slow; and
+ * a64neon, a64ror with a two-state Neon kernel beside it.
  */
 #include "keccak_p.h"
 
@@ -63,6 +63,32 @@ static void ror_absorb_multi(uint64_t *const s[], unsigned rounds,
     if (in[0] != NULL)
         ror_absorb(s[0], rounds, rate[0], in[0], nblocks);
 }
+
+/* Two states, one per half of the Neon registers (a64neon.S, Armv8.0). */
+void keccak_a64_neon_x2(uint64_t *st0, uint64_t *st1, unsigned rounds,
+                        unsigned lanes, const uint8_t *in0, const uint8_t *in1,
+                        size_t nblocks);
+
+/* Both halves when both lanes are active at one rate; otherwise each
+ * active lane on its own, with a64ror. */
+static void neon_absorb_multi(uint64_t *const s[], unsigned rounds,
+                              const unsigned rate[], const uint8_t *const in[],
+                              size_t nblocks)
+{
+    if (in[0] != NULL && in[1] != NULL && rate[0] == rate[1]) {
+        if (nblocks > 0)
+            keccak_a64_neon_x2(s[0], s[1], rounds, rate[0] / 8, in[0], in[1],
+                               nblocks);
+        return;
+    }
+    keccak_serial_absorb_multi(ror_absorb, 2, s, rounds, rate, in, nblocks);
+}
+
+/* a64ror for one state, Neon for two: for cores where the SIMD pipes beat
+ * an integer pipe slowed by shifted operands. */
+const keccak_backend keccak_a64neon_backend = {
+    "a64neon", 2, ror_permute, ror_absorb, neon_absorb_multi,
+};
 
 const keccak_backend keccak_a64ror_backend = {
     "a64ror", 1, ror_permute, ror_absorb, ror_absorb_multi,

@@ -30,10 +30,11 @@ typedef struct a64_core {
  * that the scalar kernel, which keeps every integer pipe busy, is faster;
  * Apple's, which run them on every SIMD pipe; and the cores on which an
  * EOR or BIC with a rotated operand takes an extra cycle, where rotating
- * each lane once is cheaper than lazy rotation. */
+ * each lane once is cheaper than lazy rotation (a64ror), and two states
+ * in the Neon pipes beat two on the integer ones (a64neon has both). */
 static const a64_core cores[] = {
-    {0x41, 0xd07, "a64ror"},  /* Cortex-A57 */
-    {0x41, 0xd08, "a64ror"},  /* Cortex-A72 */
+    {0x41, 0xd07, "a64neon"}, /* Cortex-A57 */
+    {0x41, 0xd08, "a64neon"}, /* Cortex-A72 */
     {0x41, 0xd40, "a64"},     /* Neoverse V1 */
     {0x41, 0xd4f, "a64"},     /* Neoverse V2 */
     {0x41, 0xd84, "a64"},     /* Neoverse V3 */

@@ -27,6 +27,7 @@ const char *const keccak_backend_names[] = {
 #ifdef KSUM_HAVE_A64
     "a64",
     "a64ror",
+    "a64neon",
 #endif
 #ifdef KSUM_HAVE_A64_SHA3
     "a64sha3",
@@ -100,6 +101,8 @@ const keccak_backend *keccak_backend_by_name(const char *name)
         return &keccak_a64_backend;
     if (strcmp(name, "a64ror") == 0)
         return &keccak_a64ror_backend;
+    if (strcmp(name, "a64neon") == 0)
+        return &keccak_a64neon_backend;
 #endif
 #ifdef KSUM_HAVE_A64_SHA3
     if (strcmp(name, "a64sha3") == 0 && keccak_a64_has_sha3())

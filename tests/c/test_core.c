@@ -419,7 +419,7 @@ static void test_a64_table(void)
         {0x610f0220, 1, "a64sha3"}, /* Apple M1 */
         {0x610f0220, 0, "a64"},     /* Apple without HWCAP_SHA3 */
         {0x000f0510, 1, "a64sha3"}, /* qemu's max: unknown, with SHA3 */
-        {0x410fd083, 0, "a64ror"},  /* Cortex-A72 */
+        {0x410fd083, 0, "a64neon"}, /* Cortex-A72 */
         {0x410fd034, 0, "a64"},     /* Cortex-A53 */
         {0x410fd0c1, 0, "a64"},     /* Neoverse N1 */
     };
