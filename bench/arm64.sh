@@ -9,8 +9,9 @@
 #     EVP, for each ksumprov kernel (KSUM_SIMD) beside OpenSSL's default
 #     provider from the arm64 sysroot that tests/cross/run.sh downloads,
 #     counted by a TCG plugin under qemu-aarch64 -cpu max;
-#   - llvm-mca cycles per 24-round permutation of the a64 and a64sha3 loops
-#     and of OpenSSL's scalar round (found in that libcrypto), per core.
+#   - llvm-mca cycles per 24-round permutation of the a64, a64ror, a64neon
+#     and a64sha3 loops and of OpenSSL's scalar round (found in that
+#     libcrypto), per core, and of a scalar+Neon hybrid that has no kernel.
 #
 # Usage: bench/arm64.sh PLUGIN_SOURCE [WORKDIR]
 #   PLUGIN_SOURCE: the C source of a qemu plugin (API version 1) counting
@@ -81,17 +82,23 @@ row() {
   fi
 }
 row "OpenSSL default provider" default
-for k in portable portable8 a64 a64sha3; do
+for k in portable portable8 a64 a64ror a64neon a64sha3 a64sha3x2; do
   KSUM_SIMD=$k row "ksumprov $k" ksumprov
 done
 QEMU_CPU=cortex-a72 row "ksumprov, cortex-a72 (no SHA3): default" ksumprov
 
-# The loops for llvm-mca: one block of four a64 rounds (with the lanes put
-# back home), the 24 unrolled a64sha3 rounds, OpenSSL's one-round loop.
+# The loops for llvm-mca: one block of eight a64 and a64ror rounds (with
+# the lanes put back home), the 24 unrolled a64sha3 rounds, OpenSSL's
+# one-round loop.
 loops=$work/mca
 mkdir -p "$loops"
 perm=$src/provider/permutation
-sed -n '/^5:/,/^6:/p' "$perm/a64_scalar.S" | grep -v -E '^[0-9]:' > "$loops/a64.s"
+block8() {
+  awk -v k="$1" '/^6:/ { n++; on = 1; next } /^7:/ { on = 0 } on && n == k' "$perm/a64_scalar.S" |
+    grep -v -E '^[0-9]:|b 6b|b.hs 7f'
+}
+block8 1 > "$loops/a64.s"
+block8 2 > "$loops/a64ror.s"
 { echo ".arch armv8.2-a+sha3"
   sed -n '/^.Lkeccak_a64_sha3_x1_r0:/,/subs x6/p' "$perm/a64sha3.S" |
     grep -v -E '^\.L|subs x6'; } > "$loops/a64sha3.s"
@@ -116,11 +123,14 @@ for k, (addr, op, args) in enumerate(ins):
             break
 ' > "$loops/openssl.s"
 
-# Proxies for cores without SHA3 (bench/arm64_neon.py): four rounds of a
-# two-state Neon kernel, and the same beside four a64 rounds (a hybrid
-# of three states, as llvm-mca interleaves them).
-python3 "$src/bench/arm64_neon.py" 4 > "$loops/neon.s"
-cat "$loops/a64.s" "$loops/neon.s" > "$loops/hybrid.s"
+# a64neon's 24 rounds (two states), and a hybrid of three states for
+# which there is no kernel: eight a64 rounds beside eight of a64neon, as
+# llvm-mca interleaves them.
+sed -n '/^.Lkeccak_a64_neon_x2_r0:/,/subs x6/p' "$perm/a64neon.S" |
+  grep -v -E '^\.L|subs x6' > "$loops/neon.s"
+{ cat "$loops/a64.s"
+  sed -n '/^.Lkeccak_a64_neon_x2_r0:/,/^.Lkeccak_a64_neon_x2_r8:/p' "$perm/a64neon.S" |
+    grep -v -E '^\.L'; } > "$loops/hybrid.s"
 
 mca_cycles() {
   "$mca" -mtriple=aarch64-linux-gnu -mcpu="$1" -mattr=+sha3 -iterations=20 "$2" 2> /dev/null |
@@ -129,20 +139,24 @@ mca_cycles() {
 echo
 echo "## llvm-mca ($(basename "$mca")) cycles per 24-round permutation (modelled, not timed)"
 echo
-echo "| -mcpu | OpenSSL scalar | a64 | a64 / OpenSSL | a64sha3 (1 or 2 states) | Neon x2 proxy, per state | a64 + Neon x2 proxy, per state |"
+echo "In brackets: the ratio to OpenSSL's scalar round."
+echo
+echo "| -mcpu | OpenSSL scalar | a64 | a64ror | a64sha3 (1 or 2 states) | a64neon two states, per state | a64 + a64neon hybrid (no kernel), per state |"
 echo "|---|---|---|---|---|---|---|"
 for cpu in cortex-a53 cortex-a55 cortex-a57 cortex-a72 cortex-a76 cortex-a78 cortex-x1 \
            cortex-x2 cortex-a510 cortex-a710 neoverse-n1 neoverse-n2 neoverse-v1 \
            neoverse-v2 apple-m1 ampere1; do
   o=$(mca_cycles "$cpu" "$loops/openssl.s")
   a=$(mca_cycles "$cpu" "$loops/a64.s")
+  r=$(mca_cycles "$cpu" "$loops/a64ror.s")
   s=$(mca_cycles "$cpu" "$loops/a64sha3.s")
   n=$(mca_cycles "$cpu" "$loops/neon.s")
   h=$(mca_cycles "$cpu" "$loops/hybrid.s")
   [ -n "$o" ] && [ -n "$a" ] || { echo "| $cpu | not modelled | | | | | |"; continue; }
-  awk -v c="$cpu" -v o="$o" -v a="$a" -v s="${s:-0}" -v n="${n:-0}" -v h="${h:-0}" \
-    'BEGIN { printf "| %s | %.0f | %.0f | %.2f | %s | %.0f | %.0f |\n", c, 24 * o, 6 * a,
-             6 * a / (24 * o), (s > 0 ? sprintf("%.0f", s) : "-"), 6 * n / 2, 6 * h / 3 }'
+  awk -v c="$cpu" -v o="$o" -v a="$a" -v r="$r" -v s="${s:-0}" -v n="${n:-0}" -v h="${h:-0}" \
+    'BEGIN { printf "| %s | %.0f | %.0f (%.2f) | %.0f (%.2f) | %s | %.0f | %.0f |\n", c,
+             24 * o, 3 * a, 3 * a / (24 * o), 3 * r, 3 * r / (24 * o),
+             (s > 0 ? sprintf("%.0f", s) : "-"), n / 2, 3 * h / 3 }'
 done
 echo
 echo "Identical rows are one model: llvm-mca gives a core it has no model of its"

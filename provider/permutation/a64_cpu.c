@@ -27,7 +27,8 @@ typedef struct a64_core {
 } a64_core;
 
 /* Cores whose SHA3 instructions issue on fewer pipes than EOR and BIC, so
- * that the scalar kernel, which keeps every integer pipe busy, is faster;
+ * that the scalar kernel, which keeps every integer pipe busy, is faster
+ * for one state (a64sha3x2: SHA3 only for two);
  * Apple's, which run them on every SIMD pipe; and the cores on which an
  * EOR or BIC with a rotated operand takes an extra cycle, where rotating
  * each lane once is cheaper than lazy rotation (a64ror), and two states
@@ -35,13 +36,13 @@ typedef struct a64_core {
 static const a64_core cores[] = {
     {0x41, 0xd07, "a64neon"}, /* Cortex-A57 */
     {0x41, 0xd08, "a64neon"}, /* Cortex-A72 */
-    {0x41, 0xd40, "a64"},     /* Neoverse V1 */
-    {0x41, 0xd4f, "a64"},     /* Neoverse V2 */
-    {0x41, 0xd84, "a64"},     /* Neoverse V3 */
-    {0x41, 0xd49, "a64"},     /* Neoverse N2 */
-    {0x6d, 0xd49, "a64"},     /* Azure Cobalt 100 (Neoverse N2) */
-    {0x41, 0xd47, "a64"},     /* Cortex-A710 */
-    {0x41, 0xd48, "a64"},     /* Cortex-X2 */
+    {0x41, 0xd40, "a64sha3x2"}, /* Neoverse V1 */
+    {0x41, 0xd4f, "a64sha3x2"}, /* Neoverse V2 */
+    {0x41, 0xd84, "a64sha3x2"}, /* Neoverse V3 */
+    {0x41, 0xd49, "a64sha3x2"}, /* Neoverse N2 */
+    {0x6d, 0xd49, "a64sha3x2"}, /* Azure Cobalt 100 (Neoverse N2) */
+    {0x41, 0xd47, "a64sha3x2"}, /* Cortex-A710 */
+    {0x41, 0xd48, "a64sha3x2"}, /* Cortex-X2 */
     {0x61, 0, "a64sha3"},     /* Apple */
 };
 
@@ -53,7 +54,7 @@ const char *keccak_a64_kernel_for(uint32_t midr, int has_sha3)
         if (cores[i].implementer != implementer ||
             (cores[i].part != 0 && cores[i].part != part))
             continue;
-        if (strcmp(cores[i].kernel, "a64sha3") == 0 && !has_sha3)
+        if (strncmp(cores[i].kernel, "a64sha3", 7) == 0 && !has_sha3)
             break;
         return cores[i].kernel;
     }

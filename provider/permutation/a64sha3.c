@@ -49,3 +49,36 @@ static void sha3_absorb_multi(uint64_t *const s[], unsigned rounds,
 const keccak_backend keccak_a64sha3_backend = {
     "a64sha3", 2, sha3_permute, sha3_absorb, sha3_absorb_multi,
 };
+
+/* Two states with the SHA3 instructions, one with the scalar kernel, for
+ * cores whose SHA3 pipes are fewer than their integer ones: there a
+ * single state is faster on the integer pipes, and two states in one
+ * stream of SHA3 instructions still cost less than two scalar ones. */
+static void mixed_absorb_multi(uint64_t *const s[], unsigned rounds,
+                               const unsigned rate[], const uint8_t *const in[],
+                               size_t nblocks)
+{
+    if (in[0] != NULL && in[1] != NULL && rate[0] == rate[1]) {
+        if (nblocks > 0)
+            keccak_a64_sha3_x2(s[0], s[1], rounds, rate[0] / 8, in[0], in[1],
+                               nblocks);
+        return;
+    }
+    keccak_serial_absorb_multi(keccak_a64_backend.absorb, 2, s, rounds, rate,
+                               in, nblocks);
+}
+
+static void mixed_permute(uint64_t s[KECCAK_STATE_LANES], unsigned rounds)
+{
+    keccak_a64_backend.permute(s, rounds);
+}
+
+static void mixed_absorb(uint64_t s[KECCAK_STATE_LANES], unsigned rounds,
+                         unsigned rate, const uint8_t *in, size_t nblocks)
+{
+    keccak_a64_backend.absorb(s, rounds, rate, in, nblocks);
+}
+
+const keccak_backend keccak_a64sha3x2_backend = {
+    "a64sha3x2", 2, mixed_permute, mixed_absorb, mixed_absorb_multi,
+};

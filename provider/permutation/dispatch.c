@@ -31,6 +31,7 @@ const char *const keccak_backend_names[] = {
 #endif
 #ifdef KSUM_HAVE_A64_SHA3
     "a64sha3",
+    "a64sha3x2",
 #endif
     NULL,
 };
@@ -107,6 +108,8 @@ const keccak_backend *keccak_backend_by_name(const char *name)
 #ifdef KSUM_HAVE_A64_SHA3
     if (strcmp(name, "a64sha3") == 0 && keccak_a64_has_sha3())
         return &keccak_a64sha3_backend;
+    if (strcmp(name, "a64sha3x2") == 0 && keccak_a64_has_sha3())
+        return &keccak_a64sha3x2_backend;
 #endif
     return NULL;
 }

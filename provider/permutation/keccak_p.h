@@ -77,10 +77,11 @@ extern const keccak_backend keccak_a64ror_backend;
 extern const keccak_backend keccak_a64neon_backend;
 #ifdef KSUM_HAVE_A64_SHA3
 extern const keccak_backend keccak_a64sha3_backend;
+extern const keccak_backend keccak_a64sha3x2_backend;
 #endif
 /* HWCAP_SHA3: the SHA3 instructions run on every core of this system. */
 int keccak_a64_has_sha3(void);
-/* The kernel ("a64", "a64ror", "a64neon" or "a64sha3") that the table of core families gives a
+/* The backend ("a64", "a64ror", "a64neon", "a64sha3x2" or "a64sha3") that the table of core families gives a
  * core of this MIDR_EL1, with or without the SHA3 instructions. */
 const char *keccak_a64_kernel_for(uint32_t midr, int has_sha3);
 /* That kernel for this CPU (KSUM_TEST_MIDR, for tests, replaces its MIDR). */

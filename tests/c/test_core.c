@@ -413,9 +413,10 @@ static void test_a64_table(void)
         int sha3;
         const char *want;
     } rows[] = {
-        {0x410fd400, 1, "a64"},     /* Neoverse V1 */
-        {0x410fd4f0, 1, "a64"},     /* Neoverse V2 */
-        {0x6d0fd490, 1, "a64"},     /* Cobalt 100 */
+        {0x410fd400, 1, "a64sha3x2"}, /* Neoverse V1 */
+        {0x410fd4f0, 1, "a64sha3x2"}, /* Neoverse V2 */
+        {0x6d0fd490, 1, "a64sha3x2"}, /* Cobalt 100 */
+        {0x410fd400, 0, "a64"},     /* Neoverse V1 without HWCAP_SHA3 */
         {0x610f0220, 1, "a64sha3"}, /* Apple M1 */
         {0x610f0220, 0, "a64"},     /* Apple without HWCAP_SHA3 */
         {0x000f0510, 1, "a64sha3"}, /* qemu's max: unknown, with SHA3 */
