@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Picks the backend once, the first time one is asked for: the fastest this
- * CPU runs (avx512, avx2, bmi2, portable: the first it can), unless KSUM_SIMD names
+ * CPU runs (avx512, avx2, bmi2, portable: the first it can; on Arm64 the
+ * kernel a64_cpu.c's table of cores gives it, never portable8), unless KSUM_SIMD names
  * another ("portable" forces the reference code, for tests and for ruling
  * the SIMD code out when debugging; a name this CPU cannot run is
  * ignored).  This choice is the only global state of the library.
@@ -22,6 +23,15 @@ const char *const keccak_backend_names[] = {
 #endif
 #ifdef KSUM_HAVE_AVX512
     "avx512",
+#endif
+#ifdef KSUM_HAVE_A64
+    "a64",
+    "a64ror",
+    "a64neon",
+#endif
+#ifdef KSUM_HAVE_A64_SHA3
+    "a64sha3",
+    "a64sha3x2",
 #endif
     NULL,
 };
@@ -87,6 +97,20 @@ const keccak_backend *keccak_backend_by_name(const char *name)
     if (strcmp(name, "avx512") == 0 && cpu_has(1) && keccak_cpu_has_avx512())
         return &keccak_avx512_backend;
 #endif
+#ifdef KSUM_HAVE_A64
+    if (strcmp(name, "a64") == 0)
+        return &keccak_a64_backend;
+    if (strcmp(name, "a64ror") == 0)
+        return &keccak_a64ror_backend;
+    if (strcmp(name, "a64neon") == 0)
+        return &keccak_a64neon_backend;
+#endif
+#ifdef KSUM_HAVE_A64_SHA3
+    if (strcmp(name, "a64sha3") == 0 && keccak_a64_has_sha3())
+        return &keccak_a64sha3_backend;
+    if (strcmp(name, "a64sha3x2") == 0 && keccak_a64_has_sha3())
+        return &keccak_a64sha3x2_backend;
+#endif
     return NULL;
 }
 
@@ -100,6 +124,12 @@ static void choose_backend(void)
 
     if (want != NULL && *want != '\0' && strcmp(want, "auto") != 0)
         be = keccak_backend_by_name(want);
+#ifdef KSUM_HAVE_A64
+    if (be == NULL)
+        be = keccak_backend_by_name(keccak_a64_default());
+    if (be == NULL)
+        be = &keccak_a64_backend;
+#endif
     if (be == NULL)
         be = keccak_backend_by_name("avx512");
     if (be == NULL)

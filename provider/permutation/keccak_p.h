@@ -4,7 +4,8 @@
  *
  * A backend permutes one state, has a fast loop that absorbs whole blocks
  * into one state, and absorbs into up to `lanes` states side by side: 1
- * for the single-state backends, 4 for AVX2, 8 for the 8-way ones.  The
+ * for the single-state backends, 2 for the Arm64 SHA3 one, 4 for AVX2, 8
+ * for the 8-way ones.  The
  * states of that multi-state absorb are separate, as the sponges of
  * independent messages (and the leaves of the tree modes) hold them: a
  * SIMD backend transposes them into its registers once a call, which costs
@@ -39,7 +40,8 @@ typedef struct keccak_backend {
      * side by side (the arrays have `lanes` entries): state s[j] takes
      * rate[j] bytes a block from in[j] and is permuted after each.  A lane
      * whose in[j] is NULL is idle: s[j] and rate[j] are not used.  Rates
-     * may differ (each one keccak_rate_ok); rounds are shared.  The states must not overlap.
+     * may differ (each one keccak_rate_ok); rounds are shared.  The
+     * states must not overlap.
      * How the active lanes share the kernel is the backend's choice, from
      * its costs (an 8-way kernel steps down to its 4-way one, one lane to
      * the single-state loop). */
@@ -79,6 +81,22 @@ extern const keccak_backend keccak_avx2_backend;
 extern const keccak_backend keccak_avx512_backend;
 /* AVX-512F and VL, and an OS that saves the opmask and ZMM registers. */
 int keccak_cpu_has_avx512(void);
+#endif
+#ifdef KSUM_HAVE_A64
+extern const keccak_backend keccak_a64_backend;
+extern const keccak_backend keccak_a64ror_backend;
+extern const keccak_backend keccak_a64neon_backend;
+#ifdef KSUM_HAVE_A64_SHA3
+extern const keccak_backend keccak_a64sha3_backend;
+extern const keccak_backend keccak_a64sha3x2_backend;
+#endif
+/* HWCAP_SHA3: the SHA3 instructions run on every core of this system. */
+int keccak_a64_has_sha3(void);
+/* The backend ("a64", "a64ror", "a64neon", "a64sha3x2" or "a64sha3") that the table of core families gives a
+ * core of this MIDR_EL1, with or without the SHA3 instructions. */
+const char *keccak_a64_kernel_for(uint32_t midr, int has_sha3);
+/* That kernel for this CPU (KSUM_TEST_MIDR, for tests, replaces its MIDR). */
+const char *keccak_a64_default(void);
 #endif
 
 /* The portable single-state calls with 2, 4 and 8 lanes, the multi-state

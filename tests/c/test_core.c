@@ -39,6 +39,42 @@ static void compare_backend(const keccak_backend *be)
     }
 }
 
+/* Every rate of whole lanes from 8 to 192 bytes at every round count,
+ * against the portable permutation with the block XORed into the state in
+ * memory; both lanes of a backend of two or more, with different states
+ * and inputs. */
+static void compare_rounds_at_any_rate(const keccak_backend *be)
+{
+    uint8_t in[2][3 * 192];
+
+    test_random((uint8_t *)in, sizeof in);
+    for (unsigned rate = 8; rate <= 192; rate += 8) {
+        for (unsigned r = 2; r <= 24; r += 2) {
+            /* the arrays have as many entries as any backend's lanes;
+             * the lanes past the first two are idle */
+            uint64_t a[2][25], b[2][25];
+            uint64_t *sa[KECCAK_LANES_MAX] = {a[0], a[1]};
+            const uint8_t *ins[KECCAK_LANES_MAX] = {in[0], in[1]};
+            unsigned rates[KECCAK_LANES_MAX] = {rate, rate};
+            size_t blocks = 1 + r % 3;
+            test_random((uint8_t *)a, sizeof a);
+            memcpy(b, a, sizeof a);
+            if (be->lanes >= 2)
+                be->absorb_multi(sa, r, rates, ins, blocks);
+            else
+                be->absorb(a[0], r, rate, in[0], blocks);
+            for (unsigned j = 0; j < (be->lanes >= 2 ? 2u : 1u); j++)
+                for (size_t k = 0; k < blocks; k++) {
+                    for (unsigned i = 0; i < rate / 8; i++)
+                        b[j][i] ^= keccak_load64(in[j] + k * rate + 8 * i);
+                    keccak_portable_permute(b[j], r);
+                }
+            CHECK(memcmp(a, b, sizeof a) == 0, "%s rate %u rounds %u", be->name,
+                  rate, r);
+        }
+    }
+}
+
 /* n leaf hashes side by side against n single sponges, at every length
  * around the rate and the K12 chunk; n from 1 to past two groups. */
 static void compare_hash_many(const keccak_backend *be)
@@ -531,10 +567,58 @@ static void compare_all(const keccak_backend *be)
     compare_absorb_multi(be);
     compare_sponge_multi(be);
     compare_tree(be);
+    compare_rounds_at_any_rate(be);
 }
 
-int main(void)
+#ifdef KSUM_HAVE_A64
+/* The table of Arm64 cores: the SHA3 kernel where it exists and is fast,
+ * the scalar one elsewhere, whatever the MIDR says. */
+static void test_a64_table(void)
 {
+    static const struct {
+        uint32_t midr;
+        int sha3;
+        const char *want;
+    } rows[] = {
+        {0x410fd400, 1, "a64sha3x2"}, /* Neoverse V1 */
+        {0x410fd4f0, 1, "a64sha3x2"}, /* Neoverse V2 */
+        {0x6d0fd490, 1, "a64sha3x2"}, /* Cobalt 100 */
+        {0x410fd400, 0, "a64"},     /* Neoverse V1 without HWCAP_SHA3 */
+        {0x610f0220, 1, "a64sha3"}, /* Apple M1 */
+        {0x610f0220, 0, "a64"},     /* Apple without HWCAP_SHA3 */
+        {0x000f0510, 1, "a64sha3"}, /* qemu's max: unknown, with SHA3 */
+        {0x410fd083, 0, "a64neon"}, /* Cortex-A72 */
+        {0x410fd034, 0, "a64"},     /* Cortex-A53 */
+        {0x410fd0c1, 0, "a64"},     /* Neoverse N1 */
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        CHECK(strcmp(keccak_a64_kernel_for(rows[i].midr, rows[i].sha3),
+                     rows[i].want) == 0,
+              "core table: MIDR %08x sha3 %d", (unsigned)rows[i].midr, rows[i].sha3);
+}
+#endif
+
+/* KSUM_EXPECT_BACKEND names the backend the dispatcher must have chosen
+ * (the cross tests set it with the CPU model and KSUM_TEST_MIDR). */
+static void test_expected_backend(void)
+{
+    const char *want = getenv("KSUM_EXPECT_BACKEND");
+
+    if (want != NULL && *want != '\0')
+        CHECK(strcmp(keccak_backend_active()->name, want) == 0,
+              "active backend %s, expected %s", keccak_backend_active()->name, want);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "--choice") == 0) {
+        printf("active backend: %s\n", keccak_backend_active()->name);
+        test_expected_backend();
+#ifdef KSUM_HAVE_A64
+        test_a64_table();
+#endif
+        return test_summary("test_core --choice");
+    }
     for (int i = 0; keccak_backend_names[i] != NULL; i++) {
         const char *name = keccak_backend_names[i];
         const keccak_backend *be = keccak_backend_by_name(name);
@@ -549,6 +633,10 @@ int main(void)
         compare_all(&keccak_serial_backends[i]);
     printf("active backend: %s\n", keccak_backend_active()->name);
     test_rate_refusal();
+    test_expected_backend();
+#ifdef KSUM_HAVE_A64
+    test_a64_table();
+#endif
     test_squeeze_pieces();
     test_encoders();
     test_leaf_counter();

@@ -6,7 +6,11 @@
 #     C tests and KATs (ctest without the pytest harness, which runs the
 #     host's python and openssl, and without the long tests); the parts
 #     that fork with threads running say SKIPPED and why (qemu-user's own
-#     locks may be held in such a child);
+#     locks may be held in such a child).  qemu's default CPU ("max") has
+#     the SHA3 instructions, so every Arm64 kernel runs (kat_a64*,
+#     batch_a64*, core); the a64_choice_* tests, core_cortex_a72 and
+#     kat_cortex_a72 set QEMU_CPU to models without them (tests/CMakeLists.txt,
+#     docs/arm64.md);
 #   - s390x (big-endian): the KAT and core test programs with warnings as
 #     errors, the KATs on the portable backend and on portable8 (the 8-way
 #     code, whose big-endian path loads a word at a time), and the core
