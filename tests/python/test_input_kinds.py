@@ -126,6 +126,8 @@ def test_proc_files_whose_size_is_zero(tmp_path):
     assert run(["/proc/version"])[1] == f"{sha3(body)}  /proc/version\n".encode()
     k12 = ref.kt128(body, b"", 16).hex()
     assert run(["--k12", "/proc/version"])[1] == f"{k12}  /proc/version\n".encode()
+    tuple_out = run(["--tuplehash128", "/proc/version", "/dev/null"])[1].decode()
+    assert tuple_out.startswith(tuplehash(128, [body, b""], 32) + "  ")
     (tmp_path / "SUMS").write_text(f"{sha3(body)}  /proc/version\n")
     assert run(["-c", "SUMS"], cwd=tmp_path) == (0, b"/proc/version: OK\n", "")
     (tmp_path / "SUMS").write_text(f"{sha3(body + b'x')}  /proc/version\n")
