@@ -156,8 +156,6 @@ typedef struct counts {
     unsigned long guessed_ok;  /* of the OK, the same */
     unsigned long keyless;  /* KMAC lines verified with the empty key, no
                                key and no switch given */
-    size_t other_hex;       /* hex digits of the first untagged digest of
-                               another length than the algorithm's */
 } counts;
 
 /* Hashers by algorithm and XOF mode (the key of digest_spec), opened on
@@ -292,8 +290,6 @@ typedef struct check_item {
     int unfetched;          /* its algorithm could not be fetched */
     int keyless;            /* a KMAC line, without a key or a switch */
     int tree;               /* its name ends in '/': a directory tree's digest */
-    size_t other_hex;       /* ITEM_IMPROPER: the hex digits of its untagged
-                               digest, which did not fit (0: another reason) */
 } check_item;
 
 /* The printing of the items: the verdicts and the summaries, and the
@@ -812,19 +808,12 @@ static int line_item(checker *c, check_item *it)
         line[--len] = '\0';
     if (len == 0 || line[0] == '#')
         return 0;
-    it->other_hex = 0;
-    if (check_parse_line(line, len, &c->form, &l)) {
-        /* before the digest is decoded in place */
-        if (l.tag == NULL && l.digest_len % 2 == 0 && is_hex(l.digest, l.digest_len))
-            it->other_hex = l.digest_len;
+    if (check_parse_line(line, len, &c->form, &l))
         fate = line_algorithm(c, &l, &p);
-    }
     if (fate == LINE_CHECKED)
         fate = check_entry(c, &l, &p, it);
     if (fate == LINE_CHECKED)
         return 1;
-    if (fate != LINE_IMPROPER)
-        it->other_hex = 0;
     it->kind = ITEM_IMPROPER;
     /* With a key every line counts: the user hears of each one not verified. */
     it->say = !c->o->status && (c->o->warn || c->keyed);
@@ -855,41 +844,6 @@ static void hint_default(const check_printer *c, const char *file, const counts 
                  file, tag);
 }
 
-/* The switches of the algorithms whose default output is size bytes, as
- * EVP describes them, into buf. */
-static void switches_of_size(const check_printer *c, size_t size, char *buf, size_t room)
-{
-    size_t used = 0;
-
-    buf[0] = '\0';
-    for (size_t i = 0; i < algorithm_count && used + 1 < room; i++) {
-        algorithm_facts f;
-        const algorithm *a = &algorithms[i];
-
-        if (a->is_mac || !algorithm_describe(c->hashers.lib, a, &f))
-            continue;
-        if ((f.fixed_size != 0 ? f.fixed_size : f.default_size) != size)
-            continue;
-        used += (size_t)snprintf(buf + used, room - used, "%s--%s", used ? ", " : "",
-                                 a->option);
-    }
-}
-
-/* A list none of whose lines fit: when its untagged digests are hex of
- * another length, which algorithms make that length, and how to name one
- * (a k12.sum checked without --k12 said only that nothing was formatted). */
-static void hint_length(const check_printer *c, const char *file, size_t hex)
-{
-    char fits[512];
-
-    if (hex == 0)
-        return;
-    switches_of_size(c, hex / 2, fits, sizeof fits);
-    message_fail("%s: its lines hold %zu-byte digests (%zu hex digits)%s%s; name the "
-                 "algorithm that made them, or any of variable length with -n %zu",
-                 file, hex / 2, hex, *fits ? ", the default length of " : "", fits, hex / 2);
-}
-
 static int summarize(const check_printer *c, const char *file, const counts *n)
 {
     const options *o = c->o;
@@ -901,8 +855,6 @@ static int summarize(const check_printer *c, const char *file, const counts *n)
             warn_count(file, n->misformatted, "line was not verified",
                        "lines were not verified");
         message_fail("%s: no properly formatted checksum lines found", file);
-        if (!o->status && !c->keyed)
-            hint_length(c, file, n->other_hex);
         return 0;
     }
     if (!o->status) {
@@ -1064,8 +1016,6 @@ static int print_item(void *ctx, void *item, file_result *r, file_progress *prog
         break;
     case ITEM_IMPROPER:
         c->n.misformatted++;
-        if (c->n.other_hex == 0)
-            c->n.other_hex = it->other_hex;
         if (it->say)
             line_message(it->label, it->lineno, it->why, NULL);
         break;

@@ -167,28 +167,3 @@ def test_check_options_without_check_still_refused(files, options):
     code, out, err = run(["-r"] + options + ["."], cwd=files)
     assert code == 1 and out == b""
     assert "option is meaningful only when verifying checksums" in err
-
-
-def test_a_list_of_another_length_names_the_algorithms_of_that_length(files):
-    """A list made with --k12, checked without it: no line is of SHA3-256's
-    length, and the message says which switches make the lines' length by
-    default (as EVP reports the defaults) and how to name any other."""
-    (files / "k12.sum").write_bytes(run(["--k12", "abc.txt"], cwd=files)[1])
-    code, out, err = run(["-c", "k12.sum"], cwd=files)
-    assert code == 1 and out == b""
-    lines = err.splitlines()
-    assert lines[0] == "ksum: k12.sum: no properly formatted checksum lines found"
-    assert lines[1].startswith("ksum: k12.sum: its lines hold 16-byte digests (32 hex digits), "
-                               "the default length of ")
-    assert "--kangarootwelve" in lines[1] and "--shake128" in lines[1]
-    assert "--sha3-256" not in lines[1]
-    assert lines[1].endswith("or any of variable length with -n 16") and len(lines) == 2
-    # and the way it names works
-    assert run(["--k12", "-c", "k12.sum"], cwd=files) == (0, b"abc.txt: OK\n", "")
-    # a length no algorithm has by default: only -n
-    (files / "odd.sum").write_text("abcdef  abc.txt\n")
-    err = run(["-c", "odd.sum"], cwd=files)[2].splitlines()
-    assert err[1] == ("ksum: odd.sum: its lines hold 3-byte digests (6 hex digits); name the "
-                      "algorithm that made them, or any of variable length with -n 3")
-    # --status stays silent but for the one line coreutils prints
-    assert run(["--status", "-c", "k12.sum"], cwd=files)[2].count("\n") == 1
