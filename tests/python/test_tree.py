@@ -492,6 +492,26 @@ def test_unreadable_as_an_unprivileged_user():
         shutil.rmtree(top)
 
 
+@pytest.mark.parametrize("pattern", ["/build", "sub/*.tmp", "sub/cache/"])
+def test_manifest_refuses_excludes_on_paths(tmp_path, pattern):
+    # A pattern with a slash is matched on the path from DIR, but check mode
+    # hashes a manifest's inner directory lines as DIRs of their own: the
+    # same pattern would match other entries there, and an unchanged tree
+    # would fail its check.  Such a manifest is refused when made.
+    (tmp_path / "T" / "sub" / "build").mkdir(parents=True)
+    (tmp_path / "T" / "sub" / "build" / "x").write_bytes(b"1")
+    (tmp_path / "T" / "sub" / "k.tmp").write_bytes(b"2")
+    code, out, err = run(["--tree", "--manifest", "--exclude", pattern, "T"], cwd=tmp_path)
+    assert code == 1 and out == b""
+    assert "--manifest cannot be used with an --exclude holding a slash" in err
+    # without a slash, the pattern matches alike at every depth: checked OK
+    code, out, err = run(["--tree", "--manifest", "--exclude", "*.tmp", "T"], cwd=tmp_path)
+    assert code == 0
+    (tmp_path / "M").write_bytes(out)
+    code, out, err = run(["--tree", "-c", "--exclude", "*.tmp", "M"], cwd=tmp_path)
+    assert code == 0 and b"FAILED" not in out
+
+
 @pytest.mark.parametrize("args,message", [
     (["--tree", "-r", "T"], "--tree cannot be used with --recursive"),
     (["--tree", "--part", "1/2", "T"], "--tree cannot be used with --part"),
