@@ -127,8 +127,9 @@ static int fold_enter(folder *f, tree_item *it)
     node *nd;
     int ok;
 
+    /* it->path is NULL when the walk had no memory to copy it */
     if (!grow_nodes(f)) {
-        report_error(it->path, ENOMEM, NULL);
+        report_error(it->path != NULL ? it->path : "ksum", ENOMEM, NULL);
         f->ok = 0;
         return KSUM_EWRITE;
     }

@@ -598,3 +598,34 @@ def test_dir_reached_through_a_link(tmp_path):
     os.symlink("../b", tmp_path / "T" / "a" / "up")
     assert ksum_tree(["L"], cwd=tmp_path) == \
         f"{tree_digest('sha3-256', tmp_path / 'T').hex()}  L/\n"
+
+
+@pytest.mark.skipif(os.environ.get("KSUM_SANITIZED") == "1" or not os.path.exists(SHIM),
+                    reason="the LD_PRELOAD shim cannot go before a sanitizer runtime")
+@pytest.mark.parametrize("check", [False, True])
+def test_memory_that_runs_out_in_a_tree(tmp_path, check):
+    """Every allocation from the Nth on fails, for every N: ksum says so
+    and exits 1, or prints the right lines; never a crash or a hang, never
+    a line that is not the tree's, never a failure left unsaid."""
+    build(tmp_path / "T", BASE)
+    want = subprocess.run([KSUM, "--tree", "--manifest", "T"], cwd=tmp_path, check=True,
+                          stdout=subprocess.PIPE).stdout
+    (tmp_path / "M").write_bytes(want)
+    args = ["--tree", "--threads", "2"] + (["-c", "M"] if check else ["--manifest", "T"])
+    if check:
+        want = b"".join(line.split(b"  ", 1)[1] + b": OK\n" for line in want.splitlines())
+    env = dict(os.environ, LD_PRELOAD=SHIM, KSUM_FAULT_ALLOC_SCOPE="ksum")
+    count = tmp_path / "count"
+    subprocess.run([KSUM] + args, cwd=tmp_path, env=dict(env, KSUM_FAULT_ALLOC_COUNT=str(count)),
+                   check=True, stdout=subprocess.PIPE)
+    bad = []
+    for n in range(1, int(count.read_text()) + 3):
+        p = subprocess.run([KSUM] + args, cwd=tmp_path, env=dict(env, KSUM_FAULT_ALLOC_FROM=str(n)),
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+        # a tree that memory could not hold is not read, as a file that could not be
+        wrong = [x for x in p.stdout.splitlines(keepends=True)
+                 if x not in want and not x.endswith(b": FAILED open or read\n")]
+        if p.returncode not in (0, 1) or (p.returncode == 0 and p.stdout != want) or wrong \
+                or (p.returncode == 1 and not p.stderr):
+            bad.append(f"N={n}: exit {p.returncode}, {p.stdout[-200:]!r}, {p.stderr[:200]!r}")
+    assert not bad, "\n".join(bad[:10])
