@@ -24,7 +24,7 @@ import pytest
 
 import keccak_ref as ref
 import readme
-from conftest import BUILD, KSUM, run, unprivileged
+from conftest import BUILD, KSUM, build_shim, run, unprivileged
 
 HEADER = b"ksum tree v1"
 
@@ -629,3 +629,79 @@ def test_memory_that_runs_out_in_a_tree(tmp_path, check):
                 or (p.returncode == 1 and not p.stderr):
             bad.append(f"N={n}: exit {p.returncode}, {p.stdout[-200:]!r}, {p.stderr[:200]!r}")
     assert not bad, "\n".join(bad[:10])
+
+
+# Swaps a directory for a link out of the tree the first time ksum opens a
+# given path: the moment between reading a directory and opening what is in
+# it, where a race would put it.
+SWAP_SHIM = r"""
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void swap(const char *path)
+{
+    static int done;
+    const char *at = getenv("SWAP_AT"), *dir = getenv("SWAP_DIR"), *to = getenv("SWAP_TO");
+    char aside[4096];
+    size_t n = strlen(path), m = at ? strlen(at) : 0;
+
+    if (done || at == NULL || n < m || strcmp(path + n - m, at) != 0)
+        return;
+    done = 1;
+    snprintf(aside, sizeof aside, "%s.aside", dir);
+    if (rename(dir, aside) != 0 || symlink(to, dir) != 0)
+        abort();
+}
+
+#define WRAP(name)                                                  \
+    int name(const char *path, int flags, ...)                      \
+    {                                                               \
+        static int (*real)(const char *, int, ...);                 \
+        va_list ap;                                                 \
+        int mode;                                                   \
+        va_start(ap, flags);                                        \
+        mode = va_arg(ap, int);                                     \
+        va_end(ap);                                                 \
+        if (real == NULL)                                           \
+            real = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, #name); \
+        swap(path);                                                 \
+        return real(path, flags, mode);                             \
+    }
+WRAP(open)
+WRAP(open64)
+
+int __open_2(const char *path, int flags)
+{
+    static int (*real)(const char *, int);
+    if (real == NULL)
+        real = (int (*)(const char *, int))dlsym(RTLD_NEXT, "__open_2");
+    swap(path);
+    return real(path, flags);
+}
+"""
+
+
+@pytest.mark.parametrize("at", ["T/sub/etc", "T/sub/a", "T/sub/zz"])
+def test_a_directory_swapped_for_a_link_is_not_followed(tmp_path, tmp_path_factory, at):
+    """T/sub is read, then replaced by a link to a directory outside with
+    the same names before what is in it is opened: nothing outside is
+    hashed, and T gets no digest (it changed while it was walked)."""
+    shim = build_shim(tmp_path_factory, "swapdir", SWAP_SHIM)
+    build(tmp_path / "T", [("sub/a", b"a"), ("sub/etc/inside", b"i"), ("sub/zz", b"z")])
+    build(tmp_path / "O", [("a", b"A"), ("etc/SECRET", b"s"), ("zz", b"Z")])
+    env = dict(os.environ, LD_PRELOAD=shim, SWAP_AT=at, SWAP_DIR=str(tmp_path / "T" / "sub"),
+               SWAP_TO=str(tmp_path / "O"))
+    p = subprocess.run([KSUM, "--tree", "--manifest", "--threads", "2", "T"], cwd=tmp_path,
+                       env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert (tmp_path / "T" / "sub").is_symlink()         # the swap was made
+    assert b"SECRET" not in p.stdout and b"T/\n" not in p.stdout
+    assert p.returncode == 1
+    # the walk says the swap, or a worker a file it no longer finds
+    assert "file changed while it was read" in p.stderr.decode() or \
+        "No such file or directory" in p.stderr.decode()
