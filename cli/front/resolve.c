@@ -112,6 +112,15 @@ static int parts_options_agree(const options *o)
     return 1;
 }
 
+/* Whether an exclude is matched on the path from DIR: a slash in it
+ * other than a final one (which only says "directories"). */
+static int exclude_on_path(const char *pattern)
+{
+    const char *slash = strchr(pattern, '/');
+
+    return slash != NULL && slash[1] != '\0';
+}
+
 /* --tree: each FILE is a directory, walked its own way; --exclude and
  * --manifest belong to it.  In check mode it says how lines naming a
  * directory ("NAME/") are checked, so that --exclude goes with it. */
@@ -133,6 +142,14 @@ static int tree_options_agree(const options *o)
         return usage_error("--manifest is not meaningful with --check");
     if (o->manifest && o->raw)
         return usage_error("--raw and --manifest are mutually exclusive");
+    /* Check mode hashes a manifest's inner directory lines as DIRs of their
+     * own, where a pattern on the path from DIR would match other entries:
+     * an unchanged tree would fail its check. */
+    for (size_t i = 0; o->manifest && i < o->nexcludes; i++)
+        if (exclude_on_path(o->excludes[i]))
+            return usage_error("--manifest cannot be used with an --exclude holding a "
+                               "slash (%s): its directories' lines could not be checked",
+                               o->excludes[i]);
     return 1;
 }
 

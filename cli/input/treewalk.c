@@ -226,6 +226,18 @@ static int changed(int fd, const struct stat *before)
            now.st_mtim.tv_nsec != before->st_mtim.tv_nsec;
 }
 
+/* Whether the directory open at fd is in the one read last: O_NOFOLLOW
+ * guards the last part of a path only, and a directory on the way there,
+ * replaced by a link since it was read, would lead the walk out of the
+ * tree. */
+static int below(const tree_walk *w, int fd)
+{
+    const level *up = &w->stack[w->depth - 1];
+    struct stat st;
+
+    return fstatat(fd, "..", &st, 0) == 0 && st.st_dev == up->dev && st.st_ino == up->ino;
+}
+
 /* Opens the directory at path (a DIR operand through a link, an entry
  * never), reads it and pushes it; its TREE_ENTER, or the error, in *it. */
 static void enter(tree_walk *w, char *path, size_t name_at, tree_item *it)
@@ -240,6 +252,8 @@ static void enter(tree_walk *w, char *path, size_t name_at, tree_item *it)
      * changed while the tree was walked. */
     if (fd < 0 || fstat(fd, &st) != 0)
         err = (errno == ELOOP || errno == ENOTDIR) && w->depth > 0 ? KSUM_ECHANGED : errno;
+    else if (w->depth > 0 && !below(w, fd))
+        err = KSUM_ECHANGED;
     else if (on_stack(w, &st))
         err = KSUM_ELOOP;
     else if (!grow_stack(w))
@@ -260,7 +274,8 @@ static void enter(tree_walk *w, char *path, size_t name_at, tree_item *it)
     closedir(d);
     if (l->n > 1)
         qsort_r(l->at, l->n, sizeof *l->at, by_name, l->names);
-    *it = (tree_item){TREE_ENTER, strdup(path), name_at, w->depth, NULL, 0, 0, NULL};
+    *it = (tree_item){TREE_ENTER, strdup(path), name_at, w->depth, NULL, 0, 0, NULL,
+                      st.st_dev, st.st_ino};
     w->depth++;
     if (it->path == NULL)
         l->err = ENOMEM;
@@ -337,7 +352,8 @@ static void walk_step(tree_walk *w, tree_item *it)
     it->name_at = strlen(path) - strlen(entry + 1);
     switch (entry[0]) {
     case 'f':
-        *it = (tree_item){TREE_FILE, path, it->name_at, w->depth, NULL, 0, 0, NULL};
+        *it = (tree_item){.kind = TREE_FILE, .path = path, .name_at = it->name_at,
+                          .depth = w->depth};
         return;
     case 'l':
         link_item(path, it);

@@ -12,6 +12,7 @@
 #define KSUM_CLI_TREEWALK_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 enum tree_kind {
     TREE_FILE,      /* a regular file: its bytes are its value (its execute
@@ -31,6 +32,8 @@ typedef struct tree_item {
     size_t target_len;
     int err;            /* TREE_ERROR: errno or KSUM_E* */
     const char *why;    /* TREE_ERROR: more of the reason, or NULL */
+    dev_t dev;          /* TREE_ENTER: the directory entered, to tell */
+    ino_t ino;          /* whether its path still names it at its end */
 } tree_item;
 
 typedef struct tree_walk tree_walk;

@@ -52,6 +52,8 @@ typedef struct node {
     size_t opened;
     char *path;             /* as printed */
     size_t name_at;
+    dev_t dev;              /* the directory entered */
+    ino_t ino;
     int failed;             /* an error in it: it has no value */
 } node;
 
@@ -127,8 +129,9 @@ static int fold_enter(folder *f, tree_item *it)
     node *nd;
     int ok;
 
+    /* it->path is NULL when the walk had no memory to copy it */
     if (!grow_nodes(f)) {
-        report_error(it->path, ENOMEM, NULL);
+        report_error(it->path != NULL ? it->path : "ksum", ENOMEM, NULL);
         f->ok = 0;
         return KSUM_EWRITE;
     }
@@ -143,6 +146,8 @@ static int fold_enter(folder *f, tree_item *it)
     nd->path = it->path;
     it->path = NULL;
     nd->name_at = it->name_at;
+    nd->dev = it->dev;
+    nd->ino = it->ino;
     nd->failed = 0;
     f->depth++;
     if (!ok)
@@ -262,10 +267,29 @@ static int fold_dir(folder *f, node *nd)
     return err;
 }
 
+/* Whether a directory's path still names the directory entered, now that
+ * its files were opened by that path: a directory on the way replaced by
+ * a link meanwhile would have had them read from out of the tree.  (The
+ * DIR itself may be reached through a link.) */
+static int still_there(const node *nd, size_t depth)
+{
+    struct stat st;
+
+    return nd->path != NULL && (depth == 0 ? stat(nd->path, &st) : lstat(nd->path, &st)) == 0 &&
+           st.st_dev == nd->dev && st.st_ino == nd->ino;
+}
+
 static int fold_leave(folder *f)
 {
     node *nd = &f->stack[--f->depth];
-    int err = f->depth == 0 ? fold_root(f, nd) : fold_dir(f, nd);
+    int err;
+
+    if (!nd->failed && !still_there(nd, f->depth)) {
+        if (!f->quiet)
+            report_error(nd->path != NULL ? nd->path : "ksum", KSUM_ECHANGED, NULL);
+        nd->failed = 1;
+    }
+    err = f->depth == 0 ? fold_root(f, nd) : fold_dir(f, nd);
 
     free(nd->path);
     nd->path = NULL;

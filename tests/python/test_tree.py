@@ -24,7 +24,7 @@ import pytest
 
 import keccak_ref as ref
 import readme
-from conftest import BUILD, KSUM, run, unprivileged
+from conftest import BUILD, KSUM, build_shim, run, unprivileged
 
 HEADER = b"ksum tree v1"
 
@@ -492,6 +492,26 @@ def test_unreadable_as_an_unprivileged_user():
         shutil.rmtree(top)
 
 
+@pytest.mark.parametrize("pattern", ["/build", "sub/*.tmp", "sub/cache/"])
+def test_manifest_refuses_excludes_on_paths(tmp_path, pattern):
+    # A pattern with a slash is matched on the path from DIR, but check mode
+    # hashes a manifest's inner directory lines as DIRs of their own: the
+    # same pattern would match other entries there, and an unchanged tree
+    # would fail its check.  Such a manifest is refused when made.
+    (tmp_path / "T" / "sub" / "build").mkdir(parents=True)
+    (tmp_path / "T" / "sub" / "build" / "x").write_bytes(b"1")
+    (tmp_path / "T" / "sub" / "k.tmp").write_bytes(b"2")
+    code, out, err = run(["--tree", "--manifest", "--exclude", pattern, "T"], cwd=tmp_path)
+    assert code == 1 and out == b""
+    assert "--manifest cannot be used with an --exclude holding a slash" in err
+    # without a slash, the pattern matches alike at every depth: checked OK
+    code, out, err = run(["--tree", "--manifest", "--exclude", "*.tmp", "T"], cwd=tmp_path)
+    assert code == 0
+    (tmp_path / "M").write_bytes(out)
+    code, out, err = run(["--tree", "-c", "--exclude", "*.tmp", "M"], cwd=tmp_path)
+    assert code == 0 and b"FAILED" not in out
+
+
 @pytest.mark.parametrize("args,message", [
     (["--tree", "-r", "T"], "--tree cannot be used with --recursive"),
     (["--tree", "--part", "1/2", "T"], "--tree cannot be used with --part"),
@@ -578,3 +598,110 @@ def test_dir_reached_through_a_link(tmp_path):
     os.symlink("../b", tmp_path / "T" / "a" / "up")
     assert ksum_tree(["L"], cwd=tmp_path) == \
         f"{tree_digest('sha3-256', tmp_path / 'T').hex()}  L/\n"
+
+
+@pytest.mark.skipif(os.environ.get("KSUM_SANITIZED") == "1" or not os.path.exists(SHIM),
+                    reason="the LD_PRELOAD shim cannot go before a sanitizer runtime")
+@pytest.mark.parametrize("check", [False, True])
+def test_memory_that_runs_out_in_a_tree(tmp_path, check):
+    """Every allocation from the Nth on fails, for every N: ksum says so
+    and exits 1, or prints the right lines; never a crash or a hang, never
+    a line that is not the tree's, never a failure left unsaid."""
+    build(tmp_path / "T", BASE)
+    want = subprocess.run([KSUM, "--tree", "--manifest", "T"], cwd=tmp_path, check=True,
+                          stdout=subprocess.PIPE).stdout
+    (tmp_path / "M").write_bytes(want)
+    args = ["--tree", "--threads", "2"] + (["-c", "M"] if check else ["--manifest", "T"])
+    if check:
+        want = b"".join(line.split(b"  ", 1)[1] + b": OK\n" for line in want.splitlines())
+    env = dict(os.environ, LD_PRELOAD=SHIM, KSUM_FAULT_ALLOC_SCOPE="ksum")
+    count = tmp_path / "count"
+    subprocess.run([KSUM] + args, cwd=tmp_path, env=dict(env, KSUM_FAULT_ALLOC_COUNT=str(count)),
+                   check=True, stdout=subprocess.PIPE)
+    bad = []
+    for n in range(1, int(count.read_text()) + 3):
+        p = subprocess.run([KSUM] + args, cwd=tmp_path, env=dict(env, KSUM_FAULT_ALLOC_FROM=str(n)),
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+        # a tree that memory could not hold is not read, as a file that could not be
+        wrong = [x for x in p.stdout.splitlines(keepends=True)
+                 if x not in want and not x.endswith(b": FAILED open or read\n")]
+        if p.returncode not in (0, 1) or (p.returncode == 0 and p.stdout != want) or wrong \
+                or (p.returncode == 1 and not p.stderr):
+            bad.append(f"N={n}: exit {p.returncode}, {p.stdout[-200:]!r}, {p.stderr[:200]!r}")
+    assert not bad, "\n".join(bad[:10])
+
+
+# Swaps a directory for a link out of the tree the first time ksum opens a
+# given path: the moment between reading a directory and opening what is in
+# it, where a race would put it.
+SWAP_SHIM = r"""
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void swap(const char *path)
+{
+    static int done;
+    const char *at = getenv("SWAP_AT"), *dir = getenv("SWAP_DIR"), *to = getenv("SWAP_TO");
+    char aside[4096];
+    size_t n = strlen(path), m = at ? strlen(at) : 0;
+
+    if (done || at == NULL || n < m || strcmp(path + n - m, at) != 0)
+        return;
+    done = 1;
+    snprintf(aside, sizeof aside, "%s.aside", dir);
+    if (rename(dir, aside) != 0 || symlink(to, dir) != 0)
+        abort();
+}
+
+#define WRAP(name)                                                  \
+    int name(const char *path, int flags, ...)                      \
+    {                                                               \
+        static int (*real)(const char *, int, ...);                 \
+        va_list ap;                                                 \
+        int mode;                                                   \
+        va_start(ap, flags);                                        \
+        mode = va_arg(ap, int);                                     \
+        va_end(ap);                                                 \
+        if (real == NULL)                                           \
+            real = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, #name); \
+        swap(path);                                                 \
+        return real(path, flags, mode);                             \
+    }
+WRAP(open)
+WRAP(open64)
+
+int __open_2(const char *path, int flags)
+{
+    static int (*real)(const char *, int);
+    if (real == NULL)
+        real = (int (*)(const char *, int))dlsym(RTLD_NEXT, "__open_2");
+    swap(path);
+    return real(path, flags);
+}
+"""
+
+
+@pytest.mark.parametrize("at", ["T/sub/etc", "T/sub/a", "T/sub/zz"])
+def test_a_directory_swapped_for_a_link_is_not_followed(tmp_path, tmp_path_factory, at):
+    """T/sub is read, then replaced by a link to a directory outside with
+    the same names before what is in it is opened: nothing outside is
+    hashed, and T gets no digest (it changed while it was walked)."""
+    shim = build_shim(tmp_path_factory, "swapdir", SWAP_SHIM)
+    build(tmp_path / "T", [("sub/a", b"a"), ("sub/etc/inside", b"i"), ("sub/zz", b"z")])
+    build(tmp_path / "O", [("a", b"A"), ("etc/SECRET", b"s"), ("zz", b"Z")])
+    env = dict(os.environ, LD_PRELOAD=shim, SWAP_AT=at, SWAP_DIR=str(tmp_path / "T" / "sub"),
+               SWAP_TO=str(tmp_path / "O"))
+    p = subprocess.run([KSUM, "--tree", "--manifest", "--threads", "2", "T"], cwd=tmp_path,
+                       env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert (tmp_path / "T" / "sub").is_symlink()         # the swap was made
+    assert b"SECRET" not in p.stdout and b"T/\n" not in p.stdout
+    assert p.returncode == 1
+    # the walk says the swap, or a worker a file it no longer finds
+    assert "file changed while it was read" in p.stderr.decode() or \
+        "No such file or directory" in p.stderr.decode()
