@@ -6,8 +6,8 @@
  *
  * void keccak_a64_scalar(uint64_t st[25], unsigned rounds, unsigned lanes,
  *                        const uint8_t *in, size_t nblocks);
- * keccak_a64_scalar_ror: the same without lazy rotation (an explicit ROR a
- * lane a round), for cores where a shifted operand costs an extra cycle.
+ * keccak_a64_scalar_ror: the same with an explicit ROR for most lanes a
+ * round, for cores where a shifted operand costs an extra cycle.
  * For each of nblocks blocks: XOR `lanes` words of in (0 to 24; 0 reads
  * nothing) into the state, then Keccak-p[1600, rounds] (rounds even, 2 to
  * 24).  The state stays in registers from block to block.
@@ -2118,21 +2118,13 @@ keccak_a64_scalar_ror:
 	eor x24, x24, x30
 	eor x28, x28, x29
 	ror x1, x1, #63
-	ror x2, x2, #2
-	ror x3, x3, #36
-	ror x4, x4, #37
 	ror x5, x5, #28
 	ror x6, x6, #20
 	ror x7, x7, #58
-	ror x8, x8, #9
-	ror x9, x9, #44
-	ror x10, x10, #61
 	ror x11, x11, #54
 	ror x12, x12, #21
 	ror x13, x13, #39
-	ror x14, x14, #25
 	ror x15, x15, #23
-	ror x16, x16, #19
 	ror x17, x17, #49
 	ror x19, x19, #43
 	ror x20, x20, #56
@@ -2151,16 +2143,16 @@ keccak_a64_scalar_ror:
 	eor x27, x27, x12
 	eor x30, x30, x19
 	eor x29, x29, x28
-	bic x0, x10, x9
-	bic x6, x16, x10
-	bic x12, x23, x16
-	bic x19, x3, x23
-	bic x28, x9, x3
-	eor x0, x0, x3
-	eor x6, x6, x9
-	eor x12, x12, x10
-	eor x19, x19, x16
-	eor x28, x28, x23
+	bic x0, x10, x9, ror #47
+	bic x6, x16, x10, ror #42
+	bic x12, x23, x16, ror #19
+	bic x19, x3, x23, ror #28
+	bic x28, x9, x3, ror #56
+	eor x0, x3, x0, ror #25
+	eor x6, x9, x6, ror #39
+	eor x12, x12, x10, ror #61
+	eor x19, x16, x19, ror #17
+	eor x28, x23, x28, ror #44
 	bic x10, x13, x7
 	bic x3, x20, x13
 	bic x9, x21, x20
@@ -2174,30 +2166,30 @@ keccak_a64_scalar_ror:
 	bic x1, x11, x5
 	bic x7, x17, x11
 	bic x13, x24, x17
-	bic x20, x4, x24
-	bic x21, x5, x4
-	eor x1, x1, x4
+	bic x20, x4, x24, ror #27
+	bic x21, x5, x4, ror #37
+	eor x1, x1, x4, ror #37
 	eor x7, x7, x5
 	eor x13, x13, x11
-	eor x20, x20, x17
+	eor x20, x17, x20, ror #37
 	eor x21, x21, x24
-	bic x4, x14, x8
-	bic x5, x15, x14
+	bic x4, x14, x8, ror #48
+	bic x5, x15, x14, ror #25
 	bic x11, x22, x15
-	bic x24, x2, x22
-	bic x17, x8, x2
-	eor x4, x4, x2
-	eor x5, x5, x8
-	eor x11, x11, x14
-	eor x24, x24, x15
-	eor x17, x17, x22
+	bic x24, x2, x22, ror #62
+	bic x17, x8, x2, ror #57
+	eor x4, x2, x4, ror #23
+	eor x5, x5, x8, ror #9
+	eor x11, x11, x14, ror #25
+	eor x24, x15, x24, ror #2
+	eor x17, x22, x17, ror #9
 	ldr x2, [sp, #136]
 	ldr x2, [x2, #0]
 	eor x25, x25, x2
-	eor x2, x25, x0
-	eor x8, x26, x6
+	eor x2, x25, x0, ror #36
+	eor x8, x26, x6, ror #44
 	eor x14, x27, x12
-	eor x15, x30, x19
+	eor x15, x30, x19, ror #19
 	eor x22, x29, x28
 	eor x2, x2, x10
 	eor x8, x8, x3
@@ -2209,7 +2201,7 @@ keccak_a64_scalar_ror:
 	eor x14, x14, x13
 	eor x15, x15, x20
 	eor x22, x22, x21
-	eor x2, x2, x4
+	eor x2, x2, x4, ror #2
 	eor x8, x8, x5
 	eor x14, x14, x11
 	eor x15, x15, x24
@@ -2226,10 +2218,10 @@ keccak_a64_scalar_ror:
 	eor x27, x27, x8
 	eor x30, x30, x22
 	eor x29, x29, x15
-	eor x0, x0, x17
-	eor x6, x6, x2
+	eor x0, x0, x17, ror #28
+	eor x6, x6, x2, ror #20
 	eor x12, x12, x8
-	eor x19, x19, x22
+	eor x19, x19, x22, ror #45
 	eor x28, x28, x15
 	eor x10, x10, x17
 	eor x3, x3, x2
@@ -2241,31 +2233,21 @@ keccak_a64_scalar_ror:
 	eor x13, x13, x8
 	eor x20, x20, x22
 	eor x21, x21, x15
-	eor x4, x4, x17
+	eor x4, x4, x17, ror #62
 	eor x5, x5, x2
 	eor x11, x11, x8
 	eor x24, x24, x22
 	eor x14, x14, x15
 	ror x26, x26, #63
-	ror x27, x27, #2
-	ror x30, x30, #36
-	ror x29, x29, #37
-	ror x0, x0, #28
-	ror x6, x6, #20
 	ror x12, x12, #58
-	ror x19, x19, #9
-	ror x28, x28, #44
-	ror x10, x10, #61
 	ror x3, x3, #54
 	ror x9, x9, #21
 	ror x16, x16, #39
-	ror x23, x23, #25
 	ror x1, x1, #23
-	ror x7, x7, #19
 	ror x13, x13, #49
 	ror x20, x20, #43
 	ror x21, x21, #56
-	ror x4, x4, #46
+	ror x4, x4, #48
 	ror x5, x5, #62
 	ror x11, x11, #3
 	ror x24, x24, #8
@@ -2280,16 +2262,16 @@ keccak_a64_scalar_ror:
 	eor x8, x8, x9
 	eor x22, x22, x20
 	eor x15, x15, x14
-	bic x25, x10, x28
-	bic x6, x7, x10
-	bic x9, x11, x7
-	bic x20, x30, x11
-	bic x14, x28, x30
-	eor x25, x25, x30
-	eor x6, x6, x28
-	eor x9, x9, x10
-	eor x20, x20, x7
-	eor x14, x14, x11
+	bic x25, x10, x28, ror #47
+	bic x6, x7, x10, ror #42
+	bic x9, x11, x7, ror #19
+	bic x20, x30, x11, ror #28
+	bic x14, x28, x30, ror #56
+	eor x25, x30, x25, ror #25
+	eor x6, x28, x6, ror #39
+	eor x9, x9, x10, ror #61
+	eor x20, x7, x20, ror #17
+	eor x14, x11, x14, ror #44
 	bic x10, x16, x12
 	bic x11, x21, x16
 	bic x30, x4, x21
@@ -2303,35 +2285,36 @@ keccak_a64_scalar_ror:
 	bic x26, x3, x0
 	bic x16, x13, x3
 	bic x12, x24, x13
-	bic x21, x29, x24
-	bic x4, x0, x29
-	eor x26, x26, x29
+	bic x21, x29, x24, ror #27
+	bic x4, x0, x29, ror #37
+	eor x26, x26, x29, ror #37
 	eor x16, x16, x0
 	eor x12, x12, x3
-	eor x21, x21, x13
+	eor x21, x13, x21, ror #37
 	eor x4, x4, x24
-	bic x29, x23, x19
-	bic x0, x1, x23
+	bic x29, x23, x19, ror #3
+	bic x0, x1, x23, ror #25
 	bic x3, x5, x1
-	bic x24, x27, x5
-	bic x13, x19, x27
-	eor x29, x29, x27
-	eor x0, x0, x19
-	eor x3, x3, x23
-	eor x24, x24, x1
-	eor x13, x13, x5
+	bic x24, x27, x5, ror #62
+	bic x13, x19, x27, ror #38
+	eor x29, x27, x29, ror #23
+	eor x0, x0, x19, ror #28
+	eor x3, x3, x23, ror #25
+	eor x24, x1, x24, ror #2
+	eor x13, x5, x13, ror #28
 	ldr x27, [sp, #136]
 	ldr x27, [x27, #8]
 	eor x17, x17, x27
 	mov x1, x2
-	mov x5, x25
+	ror x5, x25, #36
+	ror x6, x6, #44
 	mov x19, x21
 	mov x23, x3
 	mov x2, x8
 	mov x3, x22
-	mov x21, x29
+	ror x21, x29, #2
 	mov x25, x13
-	mov x8, x20
+	ror x8, x20, #19
 	mov x13, x28
 	mov x22, x0
 	mov x0, x17
@@ -2403,21 +2386,13 @@ keccak_a64_scalar_ror:
 	eor x24, x24, x30
 	eor x28, x28, x29
 	ror x1, x1, #63
-	ror x2, x2, #2
-	ror x3, x3, #36
-	ror x4, x4, #37
 	ror x5, x5, #28
 	ror x6, x6, #20
 	ror x7, x7, #58
-	ror x8, x8, #9
-	ror x9, x9, #44
-	ror x10, x10, #61
 	ror x11, x11, #54
 	ror x12, x12, #21
 	ror x13, x13, #39
-	ror x14, x14, #25
 	ror x15, x15, #23
-	ror x16, x16, #19
 	ror x17, x17, #49
 	ror x19, x19, #43
 	ror x20, x20, #56
@@ -2436,16 +2411,16 @@ keccak_a64_scalar_ror:
 	eor x27, x27, x12
 	eor x30, x30, x19
 	eor x29, x29, x28
-	bic x0, x10, x9
-	bic x6, x16, x10
-	bic x12, x23, x16
-	bic x19, x3, x23
-	bic x28, x9, x3
-	eor x0, x0, x3
-	eor x6, x6, x9
-	eor x12, x12, x10
-	eor x19, x19, x16
-	eor x28, x28, x23
+	bic x0, x10, x9, ror #47
+	bic x6, x16, x10, ror #42
+	bic x12, x23, x16, ror #19
+	bic x19, x3, x23, ror #28
+	bic x28, x9, x3, ror #56
+	eor x0, x3, x0, ror #25
+	eor x6, x9, x6, ror #39
+	eor x12, x12, x10, ror #61
+	eor x19, x16, x19, ror #17
+	eor x28, x23, x28, ror #44
 	bic x10, x13, x7
 	bic x3, x20, x13
 	bic x9, x21, x20
@@ -2459,30 +2434,30 @@ keccak_a64_scalar_ror:
 	bic x1, x11, x5
 	bic x7, x17, x11
 	bic x13, x24, x17
-	bic x20, x4, x24
-	bic x21, x5, x4
-	eor x1, x1, x4
+	bic x20, x4, x24, ror #27
+	bic x21, x5, x4, ror #37
+	eor x1, x1, x4, ror #37
 	eor x7, x7, x5
 	eor x13, x13, x11
-	eor x20, x20, x17
+	eor x20, x17, x20, ror #37
 	eor x21, x21, x24
-	bic x4, x14, x8
-	bic x5, x15, x14
+	bic x4, x14, x8, ror #48
+	bic x5, x15, x14, ror #25
 	bic x11, x22, x15
-	bic x24, x2, x22
-	bic x17, x8, x2
-	eor x4, x4, x2
-	eor x5, x5, x8
-	eor x11, x11, x14
-	eor x24, x24, x15
-	eor x17, x17, x22
+	bic x24, x2, x22, ror #62
+	bic x17, x8, x2, ror #57
+	eor x4, x2, x4, ror #23
+	eor x5, x5, x8, ror #9
+	eor x11, x11, x14, ror #25
+	eor x24, x15, x24, ror #2
+	eor x17, x22, x17, ror #9
 	ldr x2, [sp, #136]
 	ldr x2, [x2, #0]
 	eor x25, x25, x2
-	eor x2, x25, x0
-	eor x8, x26, x6
+	eor x2, x25, x0, ror #36
+	eor x8, x26, x6, ror #44
 	eor x14, x27, x12
-	eor x15, x30, x19
+	eor x15, x30, x19, ror #19
 	eor x22, x29, x28
 	eor x2, x2, x10
 	eor x8, x8, x3
@@ -2494,7 +2469,7 @@ keccak_a64_scalar_ror:
 	eor x14, x14, x13
 	eor x15, x15, x20
 	eor x22, x22, x21
-	eor x2, x2, x4
+	eor x2, x2, x4, ror #2
 	eor x8, x8, x5
 	eor x14, x14, x11
 	eor x15, x15, x24
@@ -2511,10 +2486,10 @@ keccak_a64_scalar_ror:
 	eor x27, x27, x8
 	eor x30, x30, x22
 	eor x29, x29, x15
-	eor x0, x0, x17
-	eor x6, x6, x2
+	eor x0, x0, x17, ror #28
+	eor x6, x6, x2, ror #20
 	eor x12, x12, x8
-	eor x19, x19, x22
+	eor x19, x19, x22, ror #45
 	eor x28, x28, x15
 	eor x10, x10, x17
 	eor x3, x3, x2
@@ -2526,31 +2501,21 @@ keccak_a64_scalar_ror:
 	eor x13, x13, x8
 	eor x20, x20, x22
 	eor x21, x21, x15
-	eor x4, x4, x17
+	eor x4, x4, x17, ror #62
 	eor x5, x5, x2
 	eor x11, x11, x8
 	eor x24, x24, x22
 	eor x14, x14, x15
 	ror x26, x26, #63
-	ror x27, x27, #2
-	ror x30, x30, #36
-	ror x29, x29, #37
-	ror x0, x0, #28
-	ror x6, x6, #20
 	ror x12, x12, #58
-	ror x19, x19, #9
-	ror x28, x28, #44
-	ror x10, x10, #61
 	ror x3, x3, #54
 	ror x9, x9, #21
 	ror x16, x16, #39
-	ror x23, x23, #25
 	ror x1, x1, #23
-	ror x7, x7, #19
 	ror x13, x13, #49
 	ror x20, x20, #43
 	ror x21, x21, #56
-	ror x4, x4, #46
+	ror x4, x4, #48
 	ror x5, x5, #62
 	ror x11, x11, #3
 	ror x24, x24, #8
@@ -2565,16 +2530,16 @@ keccak_a64_scalar_ror:
 	eor x8, x8, x9
 	eor x22, x22, x20
 	eor x15, x15, x14
-	bic x25, x10, x28
-	bic x6, x7, x10
-	bic x9, x11, x7
-	bic x20, x30, x11
-	bic x14, x28, x30
-	eor x25, x25, x30
-	eor x6, x6, x28
-	eor x9, x9, x10
-	eor x20, x20, x7
-	eor x14, x14, x11
+	bic x25, x10, x28, ror #47
+	bic x6, x7, x10, ror #42
+	bic x9, x11, x7, ror #19
+	bic x20, x30, x11, ror #28
+	bic x14, x28, x30, ror #56
+	eor x25, x30, x25, ror #25
+	eor x6, x28, x6, ror #39
+	eor x9, x9, x10, ror #61
+	eor x20, x7, x20, ror #17
+	eor x14, x11, x14, ror #44
 	bic x10, x16, x12
 	bic x11, x21, x16
 	bic x30, x4, x21
@@ -2588,30 +2553,30 @@ keccak_a64_scalar_ror:
 	bic x26, x3, x0
 	bic x16, x13, x3
 	bic x12, x24, x13
-	bic x21, x29, x24
-	bic x4, x0, x29
-	eor x26, x26, x29
+	bic x21, x29, x24, ror #27
+	bic x4, x0, x29, ror #37
+	eor x26, x26, x29, ror #37
 	eor x16, x16, x0
 	eor x12, x12, x3
-	eor x21, x21, x13
+	eor x21, x13, x21, ror #37
 	eor x4, x4, x24
-	bic x29, x23, x19
-	bic x0, x1, x23
+	bic x29, x23, x19, ror #3
+	bic x0, x1, x23, ror #25
 	bic x3, x5, x1
-	bic x24, x27, x5
-	bic x13, x19, x27
-	eor x29, x29, x27
-	eor x0, x0, x19
-	eor x3, x3, x23
-	eor x24, x24, x1
-	eor x13, x13, x5
+	bic x24, x27, x5, ror #62
+	bic x13, x19, x27, ror #38
+	eor x29, x27, x29, ror #23
+	eor x0, x0, x19, ror #28
+	eor x3, x3, x23, ror #25
+	eor x24, x1, x24, ror #2
+	eor x13, x5, x13, ror #28
 	ldr x27, [sp, #136]
 	ldr x27, [x27, #8]
 	eor x17, x17, x27
-	eor x27, x17, x25
-	eor x19, x2, x6
+	eor x27, x17, x25, ror #36
+	eor x19, x2, x6, ror #44
 	eor x23, x8, x9
-	eor x1, x22, x20
+	eor x1, x22, x20, ror #19
 	eor x5, x15, x14
 	eor x27, x27, x10
 	eor x19, x19, x11
@@ -2623,7 +2588,7 @@ keccak_a64_scalar_ror:
 	eor x23, x23, x12
 	eor x1, x1, x21
 	eor x5, x5, x4
-	eor x27, x27, x29
+	eor x27, x27, x29, ror #2
 	eor x19, x19, x0
 	eor x23, x23, x3
 	eor x1, x1, x24
@@ -2640,10 +2605,10 @@ keccak_a64_scalar_ror:
 	eor x8, x8, x19
 	eor x22, x22, x5
 	eor x15, x15, x1
-	eor x25, x25, x13
-	eor x6, x6, x27
+	eor x25, x25, x13, ror #28
+	eor x6, x6, x27, ror #20
 	eor x9, x9, x19
-	eor x20, x20, x5
+	eor x20, x20, x5, ror #45
 	eor x14, x14, x1
 	eor x10, x10, x13
 	eor x11, x11, x27
@@ -2655,31 +2620,21 @@ keccak_a64_scalar_ror:
 	eor x12, x12, x19
 	eor x21, x21, x5
 	eor x4, x4, x1
-	eor x29, x29, x13
+	eor x29, x29, x13, ror #62
 	eor x0, x0, x27
 	eor x3, x3, x19
 	eor x24, x24, x5
 	eor x23, x23, x1
 	ror x2, x2, #63
-	ror x8, x8, #2
-	ror x22, x22, #36
-	ror x15, x15, #37
-	ror x25, x25, #28
-	ror x6, x6, #20
 	ror x9, x9, #58
-	ror x20, x20, #9
-	ror x14, x14, #44
-	ror x10, x10, #61
 	ror x11, x11, #54
 	ror x30, x30, #21
 	ror x28, x28, #39
-	ror x7, x7, #25
 	ror x26, x26, #23
-	ror x16, x16, #19
 	ror x12, x12, #49
 	ror x21, x21, #43
 	ror x4, x4, #56
-	ror x29, x29, #46
+	ror x29, x29, #48
 	ror x0, x0, #62
 	ror x3, x3, #3
 	ror x24, x24, #8
@@ -2694,16 +2649,16 @@ keccak_a64_scalar_ror:
 	eor x27, x27, x30
 	eor x19, x19, x21
 	eor x5, x5, x23
-	bic x17, x10, x14
-	bic x6, x16, x10
-	bic x30, x3, x16
-	bic x21, x22, x3
-	bic x23, x14, x22
-	eor x17, x17, x22
-	eor x6, x6, x14
-	eor x30, x30, x10
-	eor x21, x21, x16
-	eor x23, x23, x3
+	bic x17, x10, x14, ror #47
+	bic x6, x16, x10, ror #42
+	bic x30, x3, x16, ror #19
+	bic x21, x22, x3, ror #28
+	bic x23, x14, x22, ror #56
+	eor x17, x22, x17, ror #25
+	eor x6, x14, x6, ror #39
+	eor x30, x30, x10, ror #61
+	eor x21, x16, x21, ror #17
+	eor x23, x3, x23, ror #44
 	bic x10, x28, x9
 	bic x22, x4, x28
 	bic x14, x29, x4
@@ -2717,30 +2672,30 @@ keccak_a64_scalar_ror:
 	bic x2, x11, x25
 	bic x9, x12, x11
 	bic x28, x24, x12
-	bic x4, x15, x24
-	bic x29, x25, x15
-	eor x2, x2, x15
+	bic x4, x15, x24, ror #27
+	bic x29, x25, x15, ror #37
+	eor x2, x2, x15, ror #37
 	eor x9, x9, x25
 	eor x28, x28, x11
-	eor x4, x4, x12
+	eor x4, x12, x4, ror #37
 	eor x29, x29, x24
-	bic x15, x7, x20
-	bic x25, x26, x7
+	bic x15, x7, x20, ror #3
+	bic x25, x26, x7, ror #25
 	bic x11, x0, x26
-	bic x24, x8, x0
-	bic x12, x20, x8
-	eor x15, x15, x8
-	eor x25, x25, x20
-	eor x11, x11, x7
-	eor x24, x24, x26
-	eor x12, x12, x0
+	bic x24, x8, x0, ror #62
+	bic x12, x20, x8, ror #38
+	eor x15, x8, x15, ror #23
+	eor x25, x25, x20, ror #28
+	eor x11, x11, x7, ror #25
+	eor x24, x26, x24, ror #2
+	eor x12, x0, x12, ror #28
 	ldr x8, [sp, #136]
 	ldr x8, [x8, #16]
 	eor x13, x13, x8
-	eor x8, x13, x17
-	eor x20, x1, x6
+	eor x8, x13, x17, ror #36
+	eor x20, x1, x6, ror #44
 	eor x7, x27, x30
-	eor x26, x19, x21
+	eor x26, x19, x21, ror #19
 	eor x0, x5, x23
 	eor x8, x8, x10
 	eor x20, x20, x22
@@ -2752,7 +2707,7 @@ keccak_a64_scalar_ror:
 	eor x7, x7, x28
 	eor x26, x26, x4
 	eor x0, x0, x29
-	eor x8, x8, x15
+	eor x8, x8, x15, ror #2
 	eor x20, x20, x25
 	eor x7, x7, x11
 	eor x26, x26, x24
@@ -2769,10 +2724,10 @@ keccak_a64_scalar_ror:
 	eor x27, x27, x20
 	eor x19, x19, x0
 	eor x5, x5, x26
-	eor x17, x17, x12
-	eor x6, x6, x8
+	eor x17, x17, x12, ror #28
+	eor x6, x6, x8, ror #20
 	eor x30, x30, x20
-	eor x21, x21, x0
+	eor x21, x21, x0, ror #45
 	eor x23, x23, x26
 	eor x10, x10, x12
 	eor x22, x22, x8
@@ -2784,31 +2739,21 @@ keccak_a64_scalar_ror:
 	eor x28, x28, x20
 	eor x4, x4, x0
 	eor x29, x29, x26
-	eor x15, x15, x12
+	eor x15, x15, x12, ror #62
 	eor x25, x25, x8
 	eor x11, x11, x20
 	eor x24, x24, x0
 	eor x7, x7, x26
 	ror x1, x1, #63
-	ror x27, x27, #2
-	ror x19, x19, #36
-	ror x5, x5, #37
-	ror x17, x17, #28
-	ror x6, x6, #20
 	ror x30, x30, #58
-	ror x21, x21, #9
-	ror x23, x23, #44
-	ror x10, x10, #61
 	ror x22, x22, #54
 	ror x14, x14, #21
 	ror x16, x16, #39
-	ror x3, x3, #25
 	ror x2, x2, #23
-	ror x9, x9, #19
 	ror x28, x28, #49
 	ror x4, x4, #43
 	ror x29, x29, #56
-	ror x15, x15, #46
+	ror x15, x15, #48
 	ror x25, x25, #62
 	ror x11, x11, #3
 	ror x24, x24, #8
@@ -2823,16 +2768,16 @@ keccak_a64_scalar_ror:
 	eor x8, x8, x14
 	eor x20, x20, x4
 	eor x26, x26, x7
-	bic x13, x10, x23
-	bic x6, x9, x10
-	bic x7, x11, x9
-	bic x14, x19, x11
-	bic x4, x23, x19
-	eor x13, x13, x19
-	eor x6, x6, x23
-	eor x7, x7, x10
-	eor x14, x14, x9
-	eor x4, x4, x11
+	bic x13, x10, x23, ror #47
+	bic x6, x9, x10, ror #42
+	bic x7, x11, x9, ror #19
+	bic x14, x19, x11, ror #28
+	bic x4, x23, x19, ror #56
+	eor x13, x19, x13, ror #25
+	eor x6, x23, x6, ror #39
+	eor x7, x7, x10, ror #61
+	eor x14, x9, x14, ror #17
+	eor x4, x11, x4, ror #44
 	bic x10, x16, x30
 	bic x11, x29, x16
 	bic x19, x15, x29
@@ -2846,32 +2791,33 @@ keccak_a64_scalar_ror:
 	bic x15, x22, x17
 	bic x16, x28, x22
 	bic x1, x24, x28
-	bic x30, x5, x24
-	bic x29, x17, x5
-	eor x15, x15, x5
+	bic x30, x5, x24, ror #27
+	bic x29, x17, x5, ror #37
+	eor x15, x15, x5, ror #37
 	eor x16, x16, x17
 	eor x1, x1, x22
-	eor x30, x30, x28
+	eor x30, x28, x30, ror #37
 	eor x29, x29, x24
-	bic x5, x3, x21
-	bic x22, x2, x3
+	bic x5, x3, x21, ror #3
+	bic x22, x2, x3, ror #25
 	bic x17, x25, x2
-	bic x24, x27, x25
-	bic x28, x21, x27
-	eor x5, x5, x27
-	eor x22, x22, x21
-	eor x17, x17, x3
-	eor x24, x24, x2
-	eor x28, x28, x25
+	bic x24, x27, x25, ror #62
+	bic x28, x21, x27, ror #38
+	eor x5, x27, x5, ror #23
+	eor x22, x22, x21, ror #28
+	eor x17, x17, x3, ror #25
+	eor x24, x2, x24, ror #2
+	eor x28, x25, x28, ror #28
 	ldr x27, [sp, #136]
 	ldr x27, [x27, #24]
 	eor x0, x0, x27
 	mov x2, x8
 	mov x3, x20
-	mov x21, x5
+	ror x6, x6, #44
+	ror x21, x5, #2
 	mov x25, x28
-	mov x5, x13
-	mov x8, x14
+	ror x5, x13, #36
+	ror x8, x14, #19
 	mov x20, x29
 	mov x13, x23
 	mov x14, x9
@@ -2944,21 +2890,13 @@ keccak_a64_scalar_ror:
 	eor x24, x24, x30
 	eor x28, x28, x29
 	ror x1, x1, #63
-	ror x2, x2, #2
-	ror x3, x3, #36
-	ror x4, x4, #37
 	ror x5, x5, #28
 	ror x6, x6, #20
 	ror x7, x7, #58
-	ror x8, x8, #9
-	ror x9, x9, #44
-	ror x10, x10, #61
 	ror x11, x11, #54
 	ror x12, x12, #21
 	ror x13, x13, #39
-	ror x14, x14, #25
 	ror x15, x15, #23
-	ror x16, x16, #19
 	ror x17, x17, #49
 	ror x19, x19, #43
 	ror x20, x20, #56
@@ -2977,16 +2915,16 @@ keccak_a64_scalar_ror:
 	eor x27, x27, x12
 	eor x30, x30, x19
 	eor x29, x29, x28
-	bic x0, x10, x9
-	bic x6, x16, x10
-	bic x12, x23, x16
-	bic x19, x3, x23
-	bic x28, x9, x3
-	eor x0, x0, x3
-	eor x6, x6, x9
-	eor x12, x12, x10
-	eor x19, x19, x16
-	eor x28, x28, x23
+	bic x0, x10, x9, ror #47
+	bic x6, x16, x10, ror #42
+	bic x12, x23, x16, ror #19
+	bic x19, x3, x23, ror #28
+	bic x28, x9, x3, ror #56
+	eor x0, x3, x0, ror #25
+	eor x6, x9, x6, ror #39
+	eor x12, x12, x10, ror #61
+	eor x19, x16, x19, ror #17
+	eor x28, x23, x28, ror #44
 	bic x10, x13, x7
 	bic x3, x20, x13
 	bic x9, x21, x20
@@ -3000,30 +2938,30 @@ keccak_a64_scalar_ror:
 	bic x1, x11, x5
 	bic x7, x17, x11
 	bic x13, x24, x17
-	bic x20, x4, x24
-	bic x21, x5, x4
-	eor x1, x1, x4
+	bic x20, x4, x24, ror #27
+	bic x21, x5, x4, ror #37
+	eor x1, x1, x4, ror #37
 	eor x7, x7, x5
 	eor x13, x13, x11
-	eor x20, x20, x17
+	eor x20, x17, x20, ror #37
 	eor x21, x21, x24
-	bic x4, x14, x8
-	bic x5, x15, x14
+	bic x4, x14, x8, ror #48
+	bic x5, x15, x14, ror #25
 	bic x11, x22, x15
-	bic x24, x2, x22
-	bic x17, x8, x2
-	eor x4, x4, x2
-	eor x5, x5, x8
-	eor x11, x11, x14
-	eor x24, x24, x15
-	eor x17, x17, x22
+	bic x24, x2, x22, ror #62
+	bic x17, x8, x2, ror #57
+	eor x4, x2, x4, ror #23
+	eor x5, x5, x8, ror #9
+	eor x11, x11, x14, ror #25
+	eor x24, x15, x24, ror #2
+	eor x17, x22, x17, ror #9
 	ldr x2, [sp, #136]
 	ldr x2, [x2, #0]
 	eor x25, x25, x2
-	eor x2, x25, x0
-	eor x8, x26, x6
+	eor x2, x25, x0, ror #36
+	eor x8, x26, x6, ror #44
 	eor x14, x27, x12
-	eor x15, x30, x19
+	eor x15, x30, x19, ror #19
 	eor x22, x29, x28
 	eor x2, x2, x10
 	eor x8, x8, x3
@@ -3035,7 +2973,7 @@ keccak_a64_scalar_ror:
 	eor x14, x14, x13
 	eor x15, x15, x20
 	eor x22, x22, x21
-	eor x2, x2, x4
+	eor x2, x2, x4, ror #2
 	eor x8, x8, x5
 	eor x14, x14, x11
 	eor x15, x15, x24
@@ -3052,10 +2990,10 @@ keccak_a64_scalar_ror:
 	eor x27, x27, x8
 	eor x30, x30, x22
 	eor x29, x29, x15
-	eor x0, x0, x17
-	eor x6, x6, x2
+	eor x0, x0, x17, ror #28
+	eor x6, x6, x2, ror #20
 	eor x12, x12, x8
-	eor x19, x19, x22
+	eor x19, x19, x22, ror #45
 	eor x28, x28, x15
 	eor x10, x10, x17
 	eor x3, x3, x2
@@ -3067,31 +3005,21 @@ keccak_a64_scalar_ror:
 	eor x13, x13, x8
 	eor x20, x20, x22
 	eor x21, x21, x15
-	eor x4, x4, x17
+	eor x4, x4, x17, ror #62
 	eor x5, x5, x2
 	eor x11, x11, x8
 	eor x24, x24, x22
 	eor x14, x14, x15
 	ror x26, x26, #63
-	ror x27, x27, #2
-	ror x30, x30, #36
-	ror x29, x29, #37
-	ror x0, x0, #28
-	ror x6, x6, #20
 	ror x12, x12, #58
-	ror x19, x19, #9
-	ror x28, x28, #44
-	ror x10, x10, #61
 	ror x3, x3, #54
 	ror x9, x9, #21
 	ror x16, x16, #39
-	ror x23, x23, #25
 	ror x1, x1, #23
-	ror x7, x7, #19
 	ror x13, x13, #49
 	ror x20, x20, #43
 	ror x21, x21, #56
-	ror x4, x4, #46
+	ror x4, x4, #48
 	ror x5, x5, #62
 	ror x11, x11, #3
 	ror x24, x24, #8
@@ -3106,16 +3034,16 @@ keccak_a64_scalar_ror:
 	eor x8, x8, x9
 	eor x22, x22, x20
 	eor x15, x15, x14
-	bic x25, x10, x28
-	bic x6, x7, x10
-	bic x9, x11, x7
-	bic x20, x30, x11
-	bic x14, x28, x30
-	eor x25, x25, x30
-	eor x6, x6, x28
-	eor x9, x9, x10
-	eor x20, x20, x7
-	eor x14, x14, x11
+	bic x25, x10, x28, ror #47
+	bic x6, x7, x10, ror #42
+	bic x9, x11, x7, ror #19
+	bic x20, x30, x11, ror #28
+	bic x14, x28, x30, ror #56
+	eor x25, x30, x25, ror #25
+	eor x6, x28, x6, ror #39
+	eor x9, x9, x10, ror #61
+	eor x20, x7, x20, ror #17
+	eor x14, x11, x14, ror #44
 	bic x10, x16, x12
 	bic x11, x21, x16
 	bic x30, x4, x21
@@ -3129,30 +3057,30 @@ keccak_a64_scalar_ror:
 	bic x26, x3, x0
 	bic x16, x13, x3
 	bic x12, x24, x13
-	bic x21, x29, x24
-	bic x4, x0, x29
-	eor x26, x26, x29
+	bic x21, x29, x24, ror #27
+	bic x4, x0, x29, ror #37
+	eor x26, x26, x29, ror #37
 	eor x16, x16, x0
 	eor x12, x12, x3
-	eor x21, x21, x13
+	eor x21, x13, x21, ror #37
 	eor x4, x4, x24
-	bic x29, x23, x19
-	bic x0, x1, x23
+	bic x29, x23, x19, ror #3
+	bic x0, x1, x23, ror #25
 	bic x3, x5, x1
-	bic x24, x27, x5
-	bic x13, x19, x27
-	eor x29, x29, x27
-	eor x0, x0, x19
-	eor x3, x3, x23
-	eor x24, x24, x1
-	eor x13, x13, x5
+	bic x24, x27, x5, ror #62
+	bic x13, x19, x27, ror #38
+	eor x29, x27, x29, ror #23
+	eor x0, x0, x19, ror #28
+	eor x3, x3, x23, ror #25
+	eor x24, x1, x24, ror #2
+	eor x13, x5, x13, ror #28
 	ldr x27, [sp, #136]
 	ldr x27, [x27, #8]
 	eor x17, x17, x27
-	eor x27, x17, x25
-	eor x19, x2, x6
+	eor x27, x17, x25, ror #36
+	eor x19, x2, x6, ror #44
 	eor x23, x8, x9
-	eor x1, x22, x20
+	eor x1, x22, x20, ror #19
 	eor x5, x15, x14
 	eor x27, x27, x10
 	eor x19, x19, x11
@@ -3164,7 +3092,7 @@ keccak_a64_scalar_ror:
 	eor x23, x23, x12
 	eor x1, x1, x21
 	eor x5, x5, x4
-	eor x27, x27, x29
+	eor x27, x27, x29, ror #2
 	eor x19, x19, x0
 	eor x23, x23, x3
 	eor x1, x1, x24
@@ -3181,10 +3109,10 @@ keccak_a64_scalar_ror:
 	eor x8, x8, x19
 	eor x22, x22, x5
 	eor x15, x15, x1
-	eor x25, x25, x13
-	eor x6, x6, x27
+	eor x25, x25, x13, ror #28
+	eor x6, x6, x27, ror #20
 	eor x9, x9, x19
-	eor x20, x20, x5
+	eor x20, x20, x5, ror #45
 	eor x14, x14, x1
 	eor x10, x10, x13
 	eor x11, x11, x27
@@ -3196,31 +3124,21 @@ keccak_a64_scalar_ror:
 	eor x12, x12, x19
 	eor x21, x21, x5
 	eor x4, x4, x1
-	eor x29, x29, x13
+	eor x29, x29, x13, ror #62
 	eor x0, x0, x27
 	eor x3, x3, x19
 	eor x24, x24, x5
 	eor x23, x23, x1
 	ror x2, x2, #63
-	ror x8, x8, #2
-	ror x22, x22, #36
-	ror x15, x15, #37
-	ror x25, x25, #28
-	ror x6, x6, #20
 	ror x9, x9, #58
-	ror x20, x20, #9
-	ror x14, x14, #44
-	ror x10, x10, #61
 	ror x11, x11, #54
 	ror x30, x30, #21
 	ror x28, x28, #39
-	ror x7, x7, #25
 	ror x26, x26, #23
-	ror x16, x16, #19
 	ror x12, x12, #49
 	ror x21, x21, #43
 	ror x4, x4, #56
-	ror x29, x29, #46
+	ror x29, x29, #48
 	ror x0, x0, #62
 	ror x3, x3, #3
 	ror x24, x24, #8
@@ -3235,16 +3153,16 @@ keccak_a64_scalar_ror:
 	eor x27, x27, x30
 	eor x19, x19, x21
 	eor x5, x5, x23
-	bic x17, x10, x14
-	bic x6, x16, x10
-	bic x30, x3, x16
-	bic x21, x22, x3
-	bic x23, x14, x22
-	eor x17, x17, x22
-	eor x6, x6, x14
-	eor x30, x30, x10
-	eor x21, x21, x16
-	eor x23, x23, x3
+	bic x17, x10, x14, ror #47
+	bic x6, x16, x10, ror #42
+	bic x30, x3, x16, ror #19
+	bic x21, x22, x3, ror #28
+	bic x23, x14, x22, ror #56
+	eor x17, x22, x17, ror #25
+	eor x6, x14, x6, ror #39
+	eor x30, x30, x10, ror #61
+	eor x21, x16, x21, ror #17
+	eor x23, x3, x23, ror #44
 	bic x10, x28, x9
 	bic x22, x4, x28
 	bic x14, x29, x4
@@ -3258,30 +3176,30 @@ keccak_a64_scalar_ror:
 	bic x2, x11, x25
 	bic x9, x12, x11
 	bic x28, x24, x12
-	bic x4, x15, x24
-	bic x29, x25, x15
-	eor x2, x2, x15
+	bic x4, x15, x24, ror #27
+	bic x29, x25, x15, ror #37
+	eor x2, x2, x15, ror #37
 	eor x9, x9, x25
 	eor x28, x28, x11
-	eor x4, x4, x12
+	eor x4, x12, x4, ror #37
 	eor x29, x29, x24
-	bic x15, x7, x20
-	bic x25, x26, x7
+	bic x15, x7, x20, ror #3
+	bic x25, x26, x7, ror #25
 	bic x11, x0, x26
-	bic x24, x8, x0
-	bic x12, x20, x8
-	eor x15, x15, x8
-	eor x25, x25, x20
-	eor x11, x11, x7
-	eor x24, x24, x26
-	eor x12, x12, x0
+	bic x24, x8, x0, ror #62
+	bic x12, x20, x8, ror #38
+	eor x15, x8, x15, ror #23
+	eor x25, x25, x20, ror #28
+	eor x11, x11, x7, ror #25
+	eor x24, x26, x24, ror #2
+	eor x12, x0, x12, ror #28
 	ldr x8, [sp, #136]
 	ldr x8, [x8, #16]
 	eor x13, x13, x8
-	eor x8, x13, x17
-	eor x20, x1, x6
+	eor x8, x13, x17, ror #36
+	eor x20, x1, x6, ror #44
 	eor x7, x27, x30
-	eor x26, x19, x21
+	eor x26, x19, x21, ror #19
 	eor x0, x5, x23
 	eor x8, x8, x10
 	eor x20, x20, x22
@@ -3293,7 +3211,7 @@ keccak_a64_scalar_ror:
 	eor x7, x7, x28
 	eor x26, x26, x4
 	eor x0, x0, x29
-	eor x8, x8, x15
+	eor x8, x8, x15, ror #2
 	eor x20, x20, x25
 	eor x7, x7, x11
 	eor x26, x26, x24
@@ -3310,10 +3228,10 @@ keccak_a64_scalar_ror:
 	eor x27, x27, x20
 	eor x19, x19, x0
 	eor x5, x5, x26
-	eor x17, x17, x12
-	eor x6, x6, x8
+	eor x17, x17, x12, ror #28
+	eor x6, x6, x8, ror #20
 	eor x30, x30, x20
-	eor x21, x21, x0
+	eor x21, x21, x0, ror #45
 	eor x23, x23, x26
 	eor x10, x10, x12
 	eor x22, x22, x8
@@ -3325,31 +3243,21 @@ keccak_a64_scalar_ror:
 	eor x28, x28, x20
 	eor x4, x4, x0
 	eor x29, x29, x26
-	eor x15, x15, x12
+	eor x15, x15, x12, ror #62
 	eor x25, x25, x8
 	eor x11, x11, x20
 	eor x24, x24, x0
 	eor x7, x7, x26
 	ror x1, x1, #63
-	ror x27, x27, #2
-	ror x19, x19, #36
-	ror x5, x5, #37
-	ror x17, x17, #28
-	ror x6, x6, #20
 	ror x30, x30, #58
-	ror x21, x21, #9
-	ror x23, x23, #44
-	ror x10, x10, #61
 	ror x22, x22, #54
 	ror x14, x14, #21
 	ror x16, x16, #39
-	ror x3, x3, #25
 	ror x2, x2, #23
-	ror x9, x9, #19
 	ror x28, x28, #49
 	ror x4, x4, #43
 	ror x29, x29, #56
-	ror x15, x15, #46
+	ror x15, x15, #48
 	ror x25, x25, #62
 	ror x11, x11, #3
 	ror x24, x24, #8
@@ -3364,16 +3272,16 @@ keccak_a64_scalar_ror:
 	eor x8, x8, x14
 	eor x20, x20, x4
 	eor x26, x26, x7
-	bic x13, x10, x23
-	bic x6, x9, x10
-	bic x7, x11, x9
-	bic x14, x19, x11
-	bic x4, x23, x19
-	eor x13, x13, x19
-	eor x6, x6, x23
-	eor x7, x7, x10
-	eor x14, x14, x9
-	eor x4, x4, x11
+	bic x13, x10, x23, ror #47
+	bic x6, x9, x10, ror #42
+	bic x7, x11, x9, ror #19
+	bic x14, x19, x11, ror #28
+	bic x4, x23, x19, ror #56
+	eor x13, x19, x13, ror #25
+	eor x6, x23, x6, ror #39
+	eor x7, x7, x10, ror #61
+	eor x14, x9, x14, ror #17
+	eor x4, x11, x4, ror #44
 	bic x10, x16, x30
 	bic x11, x29, x16
 	bic x19, x15, x29
@@ -3387,30 +3295,30 @@ keccak_a64_scalar_ror:
 	bic x15, x22, x17
 	bic x16, x28, x22
 	bic x1, x24, x28
-	bic x30, x5, x24
-	bic x29, x17, x5
-	eor x15, x15, x5
+	bic x30, x5, x24, ror #27
+	bic x29, x17, x5, ror #37
+	eor x15, x15, x5, ror #37
 	eor x16, x16, x17
 	eor x1, x1, x22
-	eor x30, x30, x28
+	eor x30, x28, x30, ror #37
 	eor x29, x29, x24
-	bic x5, x3, x21
-	bic x22, x2, x3
+	bic x5, x3, x21, ror #3
+	bic x22, x2, x3, ror #25
 	bic x17, x25, x2
-	bic x24, x27, x25
-	bic x28, x21, x27
-	eor x5, x5, x27
-	eor x22, x22, x21
-	eor x17, x17, x3
-	eor x24, x24, x2
-	eor x28, x28, x25
+	bic x24, x27, x25, ror #62
+	bic x28, x21, x27, ror #38
+	eor x5, x27, x5, ror #23
+	eor x22, x22, x21, ror #28
+	eor x17, x17, x3, ror #25
+	eor x24, x2, x24, ror #2
+	eor x28, x25, x28, ror #28
 	ldr x27, [sp, #136]
 	ldr x27, [x27, #24]
 	eor x0, x0, x27
-	eor x27, x0, x13
-	eor x21, x12, x6
+	eor x27, x0, x13, ror #36
+	eor x21, x12, x6, ror #44
 	eor x3, x8, x7
-	eor x2, x20, x14
+	eor x2, x20, x14, ror #19
 	eor x25, x26, x4
 	eor x27, x27, x10
 	eor x21, x21, x11
@@ -3422,7 +3330,7 @@ keccak_a64_scalar_ror:
 	eor x3, x3, x1
 	eor x2, x2, x30
 	eor x25, x25, x29
-	eor x27, x27, x5
+	eor x27, x27, x5, ror #2
 	eor x21, x21, x22
 	eor x3, x3, x17
 	eor x2, x2, x24
@@ -3439,10 +3347,10 @@ keccak_a64_scalar_ror:
 	eor x8, x8, x21
 	eor x20, x20, x25
 	eor x26, x26, x2
-	eor x13, x13, x28
-	eor x6, x6, x27
+	eor x13, x13, x28, ror #28
+	eor x6, x6, x27, ror #20
 	eor x7, x7, x21
-	eor x14, x14, x25
+	eor x14, x14, x25, ror #45
 	eor x4, x4, x2
 	eor x10, x10, x28
 	eor x11, x11, x27
@@ -3454,31 +3362,21 @@ keccak_a64_scalar_ror:
 	eor x1, x1, x21
 	eor x30, x30, x25
 	eor x29, x29, x2
-	eor x5, x5, x28
+	eor x5, x5, x28, ror #62
 	eor x22, x22, x27
 	eor x17, x17, x21
 	eor x24, x24, x25
 	eor x3, x3, x2
 	ror x12, x12, #63
-	ror x8, x8, #2
-	ror x20, x20, #36
-	ror x26, x26, #37
-	ror x13, x13, #28
-	ror x6, x6, #20
 	ror x7, x7, #58
-	ror x14, x14, #9
-	ror x4, x4, #44
-	ror x10, x10, #61
 	ror x11, x11, #54
 	ror x19, x19, #21
 	ror x23, x23, #39
-	ror x9, x9, #25
 	ror x15, x15, #23
-	ror x16, x16, #19
 	ror x1, x1, #49
 	ror x30, x30, #43
 	ror x29, x29, #56
-	ror x5, x5, #46
+	ror x5, x5, #48
 	ror x22, x22, #62
 	ror x17, x17, #3
 	ror x24, x24, #8
@@ -3493,16 +3391,16 @@ keccak_a64_scalar_ror:
 	eor x2, x2, x19
 	eor x21, x21, x30
 	eor x25, x25, x3
-	bic x0, x10, x4
-	bic x6, x16, x10
-	bic x19, x17, x16
-	bic x30, x20, x17
-	bic x3, x4, x20
-	eor x0, x0, x20
-	eor x6, x6, x4
-	eor x19, x19, x10
-	eor x30, x30, x16
-	eor x3, x3, x17
+	bic x0, x10, x4, ror #47
+	bic x6, x16, x10, ror #42
+	bic x19, x17, x16, ror #19
+	bic x30, x20, x17, ror #28
+	bic x3, x4, x20, ror #56
+	eor x0, x20, x0, ror #25
+	eor x6, x4, x6, ror #39
+	eor x19, x19, x10, ror #61
+	eor x30, x16, x30, ror #17
+	eor x3, x17, x3, ror #44
 	bic x10, x23, x7
 	bic x20, x29, x23
 	bic x4, x5, x29
@@ -3516,30 +3414,30 @@ keccak_a64_scalar_ror:
 	bic x12, x11, x13
 	bic x7, x1, x11
 	bic x23, x24, x1
-	bic x29, x26, x24
-	bic x5, x13, x26
-	eor x12, x12, x26
+	bic x29, x26, x24, ror #27
+	bic x5, x13, x26, ror #37
+	eor x12, x12, x26, ror #37
 	eor x7, x7, x13
 	eor x23, x23, x11
-	eor x29, x29, x1
+	eor x29, x1, x29, ror #37
 	eor x5, x5, x24
-	bic x26, x9, x14
-	bic x13, x15, x9
+	bic x26, x9, x14, ror #3
+	bic x13, x15, x9, ror #25
 	bic x11, x22, x15
-	bic x24, x8, x22
-	bic x1, x14, x8
-	eor x26, x26, x8
-	eor x13, x13, x14
-	eor x11, x11, x9
-	eor x24, x24, x15
-	eor x1, x1, x22
+	bic x24, x8, x22, ror #62
+	bic x1, x14, x8, ror #38
+	eor x26, x8, x26, ror #23
+	eor x13, x13, x14, ror #28
+	eor x11, x11, x9, ror #25
+	eor x24, x15, x24, ror #2
+	eor x1, x22, x1, ror #28
 	ldr x8, [sp, #136]
 	ldr x8, [x8, #32]
 	eor x28, x28, x8
-	eor x8, x28, x0
-	eor x14, x27, x6
+	eor x8, x28, x0, ror #36
+	eor x14, x27, x6, ror #44
 	eor x9, x2, x19
-	eor x15, x21, x30
+	eor x15, x21, x30, ror #19
 	eor x22, x25, x3
 	eor x8, x8, x10
 	eor x14, x14, x20
@@ -3551,7 +3449,7 @@ keccak_a64_scalar_ror:
 	eor x9, x9, x23
 	eor x15, x15, x29
 	eor x22, x22, x5
-	eor x8, x8, x26
+	eor x8, x8, x26, ror #2
 	eor x14, x14, x13
 	eor x9, x9, x11
 	eor x15, x15, x24
@@ -3568,10 +3466,10 @@ keccak_a64_scalar_ror:
 	eor x2, x2, x14
 	eor x21, x21, x22
 	eor x25, x25, x15
-	eor x0, x0, x1
-	eor x6, x6, x8
+	eor x0, x0, x1, ror #28
+	eor x6, x6, x8, ror #20
 	eor x19, x19, x14
-	eor x30, x30, x22
+	eor x30, x30, x22, ror #45
 	eor x3, x3, x15
 	eor x10, x10, x1
 	eor x20, x20, x8
@@ -3583,31 +3481,21 @@ keccak_a64_scalar_ror:
 	eor x23, x23, x14
 	eor x29, x29, x22
 	eor x5, x5, x15
-	eor x26, x26, x1
+	eor x26, x26, x1, ror #62
 	eor x13, x13, x8
 	eor x11, x11, x14
 	eor x24, x24, x22
 	eor x9, x9, x15
 	ror x27, x27, #63
-	ror x2, x2, #2
-	ror x21, x21, #36
-	ror x25, x25, #37
-	ror x0, x0, #28
-	ror x6, x6, #20
 	ror x19, x19, #58
-	ror x30, x30, #9
-	ror x3, x3, #44
-	ror x10, x10, #61
 	ror x20, x20, #54
 	ror x4, x4, #21
 	ror x16, x16, #39
-	ror x17, x17, #25
 	ror x12, x12, #23
-	ror x7, x7, #19
 	ror x23, x23, #49
 	ror x29, x29, #43
 	ror x5, x5, #56
-	ror x26, x26, #46
+	ror x26, x26, #48
 	ror x13, x13, #62
 	ror x11, x11, #3
 	ror x24, x24, #8
@@ -3622,16 +3510,16 @@ keccak_a64_scalar_ror:
 	eor x14, x14, x4
 	eor x22, x22, x29
 	eor x15, x15, x9
-	bic x28, x10, x3
-	bic x6, x7, x10
-	bic x4, x11, x7
-	bic x29, x21, x11
-	bic x9, x3, x21
-	eor x28, x28, x21
-	eor x6, x6, x3
-	eor x4, x4, x10
-	eor x29, x29, x7
-	eor x9, x9, x11
+	bic x28, x10, x3, ror #47
+	bic x6, x7, x10, ror #42
+	bic x4, x11, x7, ror #19
+	bic x29, x21, x11, ror #28
+	bic x9, x3, x21, ror #56
+	eor x28, x21, x28, ror #25
+	eor x6, x3, x6, ror #39
+	eor x4, x4, x10, ror #61
+	eor x29, x7, x29, ror #17
+	eor x9, x11, x9, ror #44
 	bic x10, x16, x19
 	bic x11, x5, x16
 	bic x21, x26, x5
@@ -3645,30 +3533,30 @@ keccak_a64_scalar_ror:
 	bic x27, x20, x0
 	bic x16, x23, x20
 	bic x19, x24, x23
-	bic x5, x25, x24
-	bic x26, x0, x25
-	eor x27, x27, x25
+	bic x5, x25, x24, ror #27
+	bic x26, x0, x25, ror #37
+	eor x27, x27, x25, ror #37
 	eor x16, x16, x0
 	eor x19, x19, x20
-	eor x5, x5, x23
+	eor x5, x23, x5, ror #37
 	eor x26, x26, x24
-	bic x25, x17, x30
-	bic x0, x12, x17
+	bic x25, x17, x30, ror #3
+	bic x0, x12, x17, ror #25
 	bic x23, x13, x12
-	bic x24, x2, x13
-	bic x20, x30, x2
-	eor x25, x25, x2
-	eor x0, x0, x30
-	eor x23, x23, x17
-	eor x24, x24, x12
-	eor x20, x20, x13
+	bic x24, x2, x13, ror #62
+	bic x20, x30, x2, ror #38
+	eor x25, x2, x25, ror #23
+	eor x0, x0, x30, ror #28
+	eor x23, x23, x17, ror #25
+	eor x24, x12, x24, ror #2
+	eor x20, x13, x20, ror #28
 	ldr x2, [sp, #136]
 	ldr x2, [x2, #40]
 	eor x1, x1, x2
-	eor x2, x1, x28
-	eor x30, x8, x6
+	eor x2, x1, x28, ror #36
+	eor x30, x8, x6, ror #44
 	eor x17, x14, x4
-	eor x12, x22, x29
+	eor x12, x22, x29, ror #19
 	eor x13, x15, x9
 	eor x2, x2, x10
 	eor x30, x30, x11
@@ -3680,7 +3568,7 @@ keccak_a64_scalar_ror:
 	eor x17, x17, x19
 	eor x12, x12, x5
 	eor x13, x13, x26
-	eor x2, x2, x25
+	eor x2, x2, x25, ror #2
 	eor x30, x30, x0
 	eor x17, x17, x23
 	eor x12, x12, x24
@@ -3697,10 +3585,10 @@ keccak_a64_scalar_ror:
 	eor x14, x14, x30
 	eor x22, x22, x13
 	eor x15, x15, x12
-	eor x28, x28, x20
-	eor x6, x6, x2
+	eor x28, x28, x20, ror #28
+	eor x6, x6, x2, ror #20
 	eor x4, x4, x30
-	eor x29, x29, x13
+	eor x29, x29, x13, ror #45
 	eor x9, x9, x12
 	eor x10, x10, x20
 	eor x11, x11, x2
@@ -3712,31 +3600,21 @@ keccak_a64_scalar_ror:
 	eor x19, x19, x30
 	eor x5, x5, x13
 	eor x26, x26, x12
-	eor x25, x25, x20
+	eor x25, x25, x20, ror #62
 	eor x0, x0, x2
 	eor x23, x23, x30
 	eor x24, x24, x13
 	eor x17, x17, x12
 	ror x8, x8, #63
-	ror x14, x14, #2
-	ror x22, x22, #36
-	ror x15, x15, #37
-	ror x28, x28, #28
-	ror x6, x6, #20
 	ror x4, x4, #58
-	ror x29, x29, #9
-	ror x9, x9, #44
-	ror x10, x10, #61
 	ror x11, x11, #54
 	ror x21, x21, #21
 	ror x3, x3, #39
-	ror x7, x7, #25
 	ror x27, x27, #23
-	ror x16, x16, #19
 	ror x19, x19, #49
 	ror x5, x5, #43
 	ror x26, x26, #56
-	ror x25, x25, #46
+	ror x25, x25, #48
 	ror x0, x0, #62
 	ror x23, x23, #3
 	ror x24, x24, #8
@@ -3751,16 +3629,16 @@ keccak_a64_scalar_ror:
 	eor x30, x30, x21
 	eor x13, x13, x5
 	eor x12, x12, x17
-	bic x5, x10, x9
-	bic x6, x16, x10
-	bic x1, x23, x16
-	bic x21, x22, x23
-	bic x17, x9, x22
-	eor x5, x5, x22
-	eor x6, x6, x9
-	eor x1, x1, x10
-	eor x21, x21, x16
-	eor x17, x17, x23
+	bic x5, x10, x9, ror #47
+	bic x6, x16, x10, ror #42
+	bic x1, x23, x16, ror #19
+	bic x21, x22, x23, ror #28
+	bic x17, x9, x22, ror #56
+	eor x5, x22, x5, ror #25
+	eor x6, x9, x6, ror #39
+	eor x1, x1, x10, ror #61
+	eor x21, x16, x21, ror #17
+	eor x17, x23, x17, ror #44
 	bic x10, x3, x4
 	bic x22, x26, x3
 	bic x9, x25, x26
@@ -3774,30 +3652,30 @@ keccak_a64_scalar_ror:
 	bic x8, x11, x28
 	bic x4, x19, x11
 	bic x3, x24, x19
-	bic x26, x15, x24
-	bic x25, x28, x15
-	eor x8, x8, x15
+	bic x26, x15, x24, ror #27
+	bic x25, x28, x15, ror #37
+	eor x8, x8, x15, ror #37
 	eor x4, x4, x28
 	eor x3, x3, x11
-	eor x26, x26, x19
+	eor x26, x19, x26, ror #37
 	eor x25, x25, x24
-	bic x15, x7, x29
-	bic x28, x27, x7
+	bic x15, x7, x29, ror #3
+	bic x28, x27, x7, ror #25
 	bic x11, x0, x27
-	bic x24, x14, x0
-	bic x19, x29, x14
-	eor x15, x15, x14
-	eor x28, x28, x29
-	eor x11, x11, x7
-	eor x24, x24, x27
-	eor x19, x19, x0
+	bic x24, x14, x0, ror #62
+	bic x19, x29, x14, ror #38
+	eor x15, x14, x15, ror #23
+	eor x28, x28, x29, ror #28
+	eor x11, x11, x7, ror #25
+	eor x24, x27, x24, ror #2
+	eor x19, x0, x19, ror #28
 	ldr x14, [sp, #136]
 	ldr x14, [x14, #48]
 	eor x20, x20, x14
-	eor x14, x20, x5
-	eor x29, x2, x6
+	eor x14, x20, x5, ror #36
+	eor x29, x2, x6, ror #44
 	eor x7, x30, x1
-	eor x27, x13, x21
+	eor x27, x13, x21, ror #19
 	eor x0, x12, x17
 	eor x14, x14, x10
 	eor x29, x29, x22
@@ -3809,7 +3687,7 @@ keccak_a64_scalar_ror:
 	eor x7, x7, x3
 	eor x27, x27, x26
 	eor x0, x0, x25
-	eor x14, x14, x15
+	eor x14, x14, x15, ror #2
 	eor x29, x29, x28
 	eor x7, x7, x11
 	eor x27, x27, x24
@@ -3826,10 +3704,10 @@ keccak_a64_scalar_ror:
 	eor x30, x30, x29
 	eor x13, x13, x0
 	eor x12, x12, x27
-	eor x5, x5, x19
-	eor x6, x6, x14
+	eor x5, x5, x19, ror #28
+	eor x6, x6, x14, ror #20
 	eor x1, x1, x29
-	eor x21, x21, x0
+	eor x21, x21, x0, ror #45
 	eor x17, x17, x27
 	eor x10, x10, x19
 	eor x22, x22, x14
@@ -3841,31 +3719,21 @@ keccak_a64_scalar_ror:
 	eor x3, x3, x29
 	eor x26, x26, x0
 	eor x25, x25, x27
-	eor x15, x15, x19
+	eor x15, x15, x19, ror #62
 	eor x28, x28, x14
 	eor x11, x11, x29
 	eor x24, x24, x0
 	eor x7, x7, x27
 	ror x2, x2, #63
-	ror x30, x30, #2
-	ror x13, x13, #36
-	ror x12, x12, #37
-	ror x5, x5, #28
-	ror x6, x6, #20
 	ror x1, x1, #58
-	ror x21, x21, #9
-	ror x17, x17, #44
-	ror x10, x10, #61
 	ror x22, x22, #54
 	ror x9, x9, #21
 	ror x16, x16, #39
-	ror x23, x23, #25
 	ror x8, x8, #23
-	ror x4, x4, #19
 	ror x3, x3, #49
 	ror x26, x26, #43
 	ror x25, x25, #56
-	ror x15, x15, #46
+	ror x15, x15, #48
 	ror x28, x28, #62
 	ror x11, x11, #3
 	ror x24, x24, #8
@@ -3880,16 +3748,16 @@ keccak_a64_scalar_ror:
 	eor x14, x14, x9
 	eor x29, x29, x26
 	eor x27, x27, x7
-	bic x20, x10, x17
-	bic x6, x4, x10
-	bic x7, x11, x4
-	bic x9, x13, x11
-	bic x26, x17, x13
-	eor x20, x20, x13
-	eor x6, x6, x17
-	eor x7, x7, x10
-	eor x9, x9, x4
-	eor x26, x26, x11
+	bic x20, x10, x17, ror #47
+	bic x6, x4, x10, ror #42
+	bic x7, x11, x4, ror #19
+	bic x9, x13, x11, ror #28
+	bic x26, x17, x13, ror #56
+	eor x20, x13, x20, ror #25
+	eor x6, x17, x6, ror #39
+	eor x7, x7, x10, ror #61
+	eor x9, x4, x9, ror #17
+	eor x26, x11, x26, ror #44
 	bic x10, x16, x1
 	bic x11, x25, x16
 	bic x13, x15, x25
@@ -3903,30 +3771,31 @@ keccak_a64_scalar_ror:
 	bic x15, x22, x5
 	bic x16, x3, x22
 	bic x2, x24, x3
-	bic x1, x12, x24
-	bic x25, x5, x12
-	eor x15, x15, x12
+	bic x1, x12, x24, ror #27
+	bic x25, x5, x12, ror #37
+	eor x15, x15, x12, ror #37
 	eor x16, x16, x5
 	eor x2, x2, x22
-	eor x1, x1, x3
+	eor x1, x3, x1, ror #37
 	eor x25, x25, x24
-	bic x12, x23, x21
-	bic x22, x8, x23
+	bic x12, x23, x21, ror #3
+	bic x22, x8, x23, ror #25
 	bic x5, x28, x8
-	bic x24, x30, x28
-	bic x3, x21, x30
-	eor x12, x12, x30
-	eor x22, x22, x21
-	eor x5, x5, x23
-	eor x24, x24, x8
-	eor x3, x3, x28
+	bic x24, x30, x28, ror #62
+	bic x3, x21, x30, ror #38
+	eor x12, x30, x12, ror #23
+	eor x22, x22, x21, ror #28
+	eor x5, x5, x23, ror #25
+	eor x24, x8, x24, ror #2
+	eor x3, x28, x3, ror #28
 	ldr x30, [sp, #136]
 	ldr x30, [x30, #56]
 	eor x0, x0, x30
-	mov x8, x9
-	mov x21, x12
+	ror x6, x6, #44
+	ror x8, x9, #19
+	ror x21, x12, #2
 	mov x23, x5
-	mov x5, x20
+	ror x5, x20, #36
 	mov x9, x26
 	mov x12, x13
 	mov x13, x17
