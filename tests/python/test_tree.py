@@ -539,6 +539,8 @@ def peak_rss_kib(args, cwd):
     return usage.ru_maxrss
 
 
+@pytest.mark.skipif(os.environ.get("KSUM_SANITIZED") == "1",
+                    reason="AddressSanitizer keeps freed memory in quarantine: resident size grows")
 def test_memory_does_not_grow_with_the_files(tmp_path):
     """A tenth of the files or all of them: the same memory, give or take
     the widest directory's names (bench/tree.sh has a million files)."""
