@@ -60,7 +60,9 @@ static OSSL_LIB_CTX *ksumprov_context(OSSL_PROVIDER **prov)
     if (lib == NULL ||
         !OSSL_PROVIDER_add_builtin(lib, KSUMPROV_NAME, ksumprov_init) ||
         (*prov = OSSL_PROVIDER_load(lib, KSUMPROV_NAME)) == NULL) {
-        openssl_reason(why, sizeof why);
+        /* Nothing queued: an allocation failed where OpenSSL says none. */
+        if (openssl_reason(why, sizeof why) || strcmp(why, "no reason given") == 0)
+            snprintf(why, sizeof why, "out of memory");
         fprintf(message_stream(), "ksum: cannot load the ksumprov provider: %s\n", why);
         OSSL_LIB_CTX_free(lib);
         return NULL;

@@ -104,11 +104,15 @@ static int build_params(hasher *h, const options *o, unsigned given)
     return ok;
 }
 
+/* The provider registered alg, so a fetch that fails with no reason
+ * queued ran out of memory (OpenSSL 3.1 on queues none for a failed
+ * allocation). */
 static int fetch_failed(const algorithm *alg)
 {
     char why[512];
 
-    openssl_reason(why, sizeof why);
+    if (openssl_reason(why, sizeof why) || strcmp(why, "no reason given") == 0)
+        return message_fail("%s: out of memory", alg->name);
     return message_fail("%s: cannot fetch from ksumprov: %s", alg->name, why);
 }
 
@@ -176,6 +180,14 @@ size_t hasher_output_size(const algorithm_facts *f, const options *o)
     return (f->takes & TAKES_SIZE) && o->size ? o->size : f->default_size;
 }
 
+/* A hasher that failed to open holds nothing: closing it again is safe. */
+static int open_failed(hasher *h)
+{
+    hasher_close(h);
+    memset(h, 0, sizeof *h);
+    return 0;
+}
+
 /* hasher_open, sending the options of the bits given (TAKES_*) only;
  * quiet: a failure to fetch is not printed (a worker thread's). */
 static int open_with(hasher *h, OSSL_LIB_CTX *lib, const algorithm *alg,
@@ -190,17 +202,19 @@ static int open_with(hasher *h, OSSL_LIB_CTX *lib, const algorithm *alg,
         h->md = EVP_MD_fetch(lib, alg->name, PROPS);
         h->md_ctx = h->md ? EVP_MD_CTX_new() : NULL;
     }
-    if (h->mac_ctx == NULL && h->md_ctx == NULL)
-        return quiet ? 0 : fetch_failed(alg);
+    if (h->mac_ctx == NULL && h->md_ctx == NULL) {
+        if (!quiet)
+            fetch_failed(alg);
+        return open_failed(h);
+    }
     algorithm_facts_of(h->md, h->mac, &h->facts);
     h->size = hasher_output_size(&h->facts, o);
     h->xof = (h->facts.takes & given & TAKES_XOF) && o->xof;
     if (!build_params(h, o, given)) {
-        if (quiet)
-            return 0;
-        fprintf(message_stream(), "ksum: %s: more than %d parameters to send\n",
-                alg->name, HASHER_PARAMS_MAX);
-        return 0;
+        if (!quiet)
+            fprintf(message_stream(), "ksum: %s: more than %d parameters to send\n",
+                    alg->name, HASHER_PARAMS_MAX);
+        return open_failed(h);
     }
     return 1;
 }
@@ -223,13 +237,13 @@ int hasher_try(OSSL_LIB_CTX *lib, const algorithm *alg, const options *o,
     hasher h;
     int ok;
 
-    if (!open_with(&h, lib, alg, o, o->given & given, 0)) {
-        snprintf(why, size, "cannot fetch it");
-        return 0;
-    }
+    if (!open_with(&h, lib, alg, o, o->given & given, 0))
+        return -1;
     ok = hasher_begin(&h);
-    if (!ok)
-        openssl_reason(why, size);
+    if (!ok && openssl_reason(why, size)) {
+        message_fail("%s: out of memory", alg->name);
+        ok = -1;
+    }
     hasher_close(&h);
     return ok;
 }

@@ -80,7 +80,8 @@ void hasher_set_size(hasher *h, size_t size);
  * hasher_join. */
 void hasher_set_threads(hasher *h, unsigned n);
 /* Whether the provider accepts the options of the given bits (TAKES_*)
- * for alg: a message is begun with them; *why gets its reason if not. */
+ * for alg: a message is begun with them.  1: yes; 0: no, *why says why;
+ * -1: it could not be tried (out of memory), which is already said. */
 int hasher_try(OSSL_LIB_CTX *lib, const algorithm *alg, const options *o,
                unsigned given, char *why, size_t size);
 

@@ -334,16 +334,17 @@ static int values_accepted_by(const options *o, OSSL_LIB_CTX *lib,
                               const algorithm *alg, const algorithm_facts *facts)
 {
     char why[512];
+    int ok;
 
     for (size_t i = 0; i < option_row_count; i++) {
         const option_row *r = &option_rows[i];
         if (!judged_alone(r) || !(o->given & facts->takes & r->takes) ||
-            hasher_try(lib, alg, o, r->takes, why, sizeof why))
+            (ok = hasher_try(lib, alg, o, r->takes, why, sizeof why)) > 0)
             continue;
-        return bad_value(r->what, o->param[TAKES_PARAM_INDEX(r->takes)].text, why);
+        return ok < 0 ? 0 : bad_value(r->what, o->param[TAKES_PARAM_INDEX(r->takes)].text, why);
     }
-    if (hasher_try(lib, alg, o, o->given, why, sizeof why))
-        return 1;
+    if ((ok = hasher_try(lib, alg, o, o->given, why, sizeof why)) != 0)
+        return ok > 0;
     message_fail("%s refuses the options given: %s", alg->name, why);
     usage_hint();
     return 0;

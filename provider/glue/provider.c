@@ -5,6 +5,7 @@
  * lives in the provider context the core hands back to every call.
  */
 #include <openssl/core_names.h>
+#include <openssl/err.h>
 #include <openssl/crypto.h>
 #include <openssl/params.h>
 #include <stdarg.h>
@@ -147,35 +148,49 @@ static const OSSL_DISPATCH provider_functions[] = {
     {0, NULL},
 };
 
-int ksumprov_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
-                  const OSSL_DISPATCH **out, void **provctx)
+/* The core's error functions: all three, or no error reporting. */
+static void take_core_errors(ksum_provctx *core, const OSSL_DISPATCH *in)
 {
-    ksum_provctx *prov;
-
-    if (!ksum_algs_absorbable(ksum_algs, KSUM_ALG_COUNT))
-        return 0;
-    prov = OPENSSL_zalloc(sizeof *prov);
-    if (prov == NULL)
-        return 0;
-    prov->handle = handle;
     for (; in->function_id != 0; in++) {
         switch (in->function_id) {
         case OSSL_FUNC_CORE_NEW_ERROR:
-            prov->new_error = OSSL_FUNC_core_new_error(in);
+            core->new_error = OSSL_FUNC_core_new_error(in);
             break;
         case OSSL_FUNC_CORE_SET_ERROR_DEBUG:
-            prov->set_error_debug = OSSL_FUNC_core_set_error_debug(in);
+            core->set_error_debug = OSSL_FUNC_core_set_error_debug(in);
             break;
         case OSSL_FUNC_CORE_VSET_ERROR:
-            prov->vset_error = OSSL_FUNC_core_vset_error(in);
+            core->vset_error = OSSL_FUNC_core_vset_error(in);
             break;
         }
     }
-    if (prov->set_error_debug == NULL || prov->vset_error == NULL)
-        prov->new_error = NULL; /* all three, or no error reporting */
-    prov->batches = batch_registry_new(&batch_memory_openssl);
-    if (prov->batches == NULL || !ksum_param_lists_build(prov)) {
-        provider_teardown(prov);
+    if (core->set_error_debug == NULL || core->vset_error == NULL)
+        core->new_error = NULL;
+}
+
+/* A failed start is raised with a reason OpenSSL itself knows: the
+ * provider's own reason strings are not registered when its init fails. */
+int ksumprov_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
+                  const OSSL_DISPATCH **out, void **provctx)
+{
+    ksum_provctx core = {.handle = handle}, *prov;
+
+    take_core_errors(&core, in);
+    if (!ksum_algs_absorbable(ksum_algs, KSUM_ALG_COUNT)) {
+        KSUM_RAISE(&core, ERR_R_INTERNAL_ERROR, "a rate the Keccak backends cannot absorb");
+        return 0;
+    }
+    prov = OPENSSL_zalloc(sizeof *prov);
+    if (prov != NULL) {
+        *prov = core;
+        prov->batches = batch_registry_new(&batch_memory_openssl);
+        if (prov->batches == NULL || !ksum_param_lists_build(prov)) {
+            provider_teardown(prov);
+            prov = NULL;
+        }
+    }
+    if (prov == NULL) {
+        KSUM_RAISE(&core, ERR_R_MALLOC_FAILURE, "no memory to start the provider");
         return 0;
     }
     /* Choose the Keccak backend now, at load, not on the first hash. */

@@ -251,6 +251,31 @@ def test_allocation_failure_is_said_as_such(records, road):
     assert not bad, "\n".join(bad[:20])
 
 
+@needs_shim
+def test_memory_that_runs_out_in_combine_is_not_blamed_on_the_options(records):
+    """--combine judges its options after the records are read, for the
+    object they name: memory that runs out there (and stays out), or at any
+    step before, is said as such, in one line, not as options the algorithm
+    refuses with a pointer to --help, nor as a provider that cannot be
+    fetched."""
+    d, _ = records
+    args = ALLOC_ROADS["combine"]
+    count = d / "count"
+    env = dict(os.environ, LD_PRELOAD=SHIM, KSUM_FAULT_ALLOC_SCOPE="ksum",
+               KSUM_FAULT_ALLOC_COUNT=str(count))
+    subprocess.run([KSUM] + args, cwd=d, env=env, stdout=subprocess.PIPE, check=True)
+    bad = []
+    for n in range(1, int(count.read_text()) + 2):
+        p = subprocess.run([KSUM] + args, cwd=d, env=dict(env, KSUM_FAULT_ALLOC_FROM=str(n)),
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+        err = p.stderr.decode("utf-8", "replace")
+        said = "out of memory" in err or "Cannot allocate memory" in err
+        if p.returncode != 0 and (not said or "refuses the options" in err or
+                                  "--help" in err or len(err.splitlines()) != 1):
+            bad.append(f"N={n}: {p.returncode}: {err[:300]!r}")
+    assert not bad, "\n".join(bad[:20])
+
+
 # ---- --combine: records, or refused early and in bounded memory ----
 
 def peak_kib(args, stdin=subprocess.DEVNULL, limit=None):
