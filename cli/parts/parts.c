@@ -6,7 +6,6 @@
  * -FINAL algorithms through EVP.  It never computes a CV or a final node.
  */
 #include "parts/parts.h"
-#include "parts/early.h"
 #include "parts/record.h"
 
 #include <errno.h>
@@ -783,18 +782,12 @@ typedef struct record_file {
 typedef struct record_work {
     OSSL_LIB_CTX *lib;
     record_set *s;
-    early_node *early;    /* the final node, begun as records arrive */
     record_file *files;
     size_t nfiles;
     atomic_size_t next;
     atomic_size_t first_bad;   /* the first file that failed; nfiles: none */
     int one_reader;       /* the files are read in turn by one thread */
 } record_work;
-
-static void offer(void *early, const part_record *r)
-{
-    early_offer(early, r);
-}
 
 static void read_record_file(record_work *w, size_t i, text_buffer *b)
 {
@@ -806,12 +799,11 @@ static void read_record_file(record_work *w, size_t i, text_buffer *b)
             f->err = f->parsed = 0;   /* not records: f->why says why */
         return;
     }
-    /* a stream's size is known once it is read: a pool for its CVs then,
-     * so that they stay put and go to the final node in runs as they are
-     * decoded (the files after it take from it what is left) */
+    /* a stream's size is known once it is read: a pool for its CVs then
+     * (the files after it take from it what is left) */
     if (w->one_reader && w->s->pool.base == NULL && len > 0 && len < SIZE_MAX / 4)
         (void)part_pool_open(&w->s->pool, len / 4 * 3 + 64);
-    f->parsed = part_records_parse(w->lib, f->name, b->p, len, &w->s->pool, offer, w->early,
+    f->parsed = part_records_parse(w->lib, f->name, b->p, len, &w->s->pool,
                                    &w->s->per_file[i], &w->s->counts[i], f->why,
                                    sizeof f->why);
 }
@@ -833,16 +825,6 @@ static void *record_worker(void *arg)
         }
     }
     text_free(&b);
-    /* then the final node, while the other thread reads */
-    early_reader_done(w->early);
-    early_serve(w->early);
-    return NULL;
-}
-
-/* A second thread where the records are one stream: it only absorbs. */
-static void *absorber(void *arg)
-{
-    early_serve(((record_work *)arg)->early);
     return NULL;
 }
 
@@ -881,11 +863,7 @@ static int read_all_files(record_work *w, unsigned threads)
         (void)part_pool_open(&w->s->pool, (size_t)(bytes / 4 * 3 + 64));
     w->one_reader = !regular;
     /* two threads read regular files; one reads the others, in order */
-    early_readers(w->early, regular && threads > 1 ? 2 : 1);
-    helped = threads > 1 &&
-             thread_start(&helper, regular ? record_worker : absorber, w) == 0;
-    if (threads > 1 && regular && !helped)
-        early_reader_done(w->early);   /* the reader that did not start */
+    helped = threads > 1 && regular && thread_start(&helper, record_worker, w) == 0;
     record_worker(w);
     if (helped)
         pthread_join(helper, NULL);
@@ -903,10 +881,9 @@ static int read_all_files(record_work *w, unsigned threads)
     return 1;
 }
 
-static int read_records(OSSL_LIB_CTX *lib, char **files, unsigned threads, record_set *s,
-                        early_node *early)
+static int read_records(OSSL_LIB_CTX *lib, char **files, unsigned threads, record_set *s)
 {
-    record_work w = {lib, s, early, NULL, 0, 0, 0, 0};
+    record_work w = {lib, s, NULL, 0, 0, 0, 0};
     size_t at = 0;
     int ok;
 
@@ -1003,18 +980,44 @@ static int final_node_failed(const part_record *head)
                         head->name, head->length, why);
 }
 
-/* The final node: the head, then every record's CVs in order, most of it
- * absorbed while the files were read (early.h).  A long output is squeezed
- * as it is printed (KSUM_PARAM_SQUEEZE); a shorter one is made here, into
- * *sum.  The output length is set last: the node began before the options
- * were resolved. */
-static int final_node(const record_set *s, const part_family *f, const part_record *head,
-                      const hasher *h, early_node *early, EVP_MD_CTX **ctx, uint8_t **sum)
+/* The final node (the family's -FINAL algorithm): the object's length and
+ * the customization string, the head's bytes, then every record's CVs in
+ * chunk order.  Absorbing them is one sponge, a few milliseconds a
+ * gigabyte, so it waits for every record to be read and checked. */
+static EVP_MD_CTX *start_node(OSSL_LIB_CTX *lib, const record_set *s, const part_family *f,
+                              const part_record *head, const char *custom)
+{
+    uint64_t length = head->length;
+    OSSL_PARAM p[] = {OSSL_PARAM_construct_octet_string(KSUM_PARAM_CUSTOM, (void *)custom,
+                                                        strlen(custom)),
+                      OSSL_PARAM_construct_uint64(KSUM_PARAM_MESSAGE_LENGTH, &length),
+                      OSSL_PARAM_END};
+    EVP_MD *md = EVP_MD_fetch(lib, f->final, PROPS);
+    EVP_MD_CTX *ctx = md != NULL ? EVP_MD_CTX_new() : NULL;
+    int ok = ctx != NULL && EVP_DigestInit_ex2(ctx, md, p) &&
+             EVP_DigestUpdate(ctx, head->head, head->head_len);
+
+    for (size_t i = 0; ok && i < s->n; i++)
+        if (s->all[i]->begin < s->all[i]->end)   /* an empty share holds nothing */
+            ok = EVP_DigestUpdate(ctx, s->all[i]->cvs, s->all[i]->count * s->all[i]->cv_len);
+    EVP_MD_free(md);
+    if (!ok) {
+        EVP_MD_CTX_free(ctx);
+        return NULL;
+    }
+    return ctx;
+}
+
+/* A long output is squeezed as it is printed (KSUM_PARAM_SQUEEZE); a
+ * shorter one is made here, into *sum. */
+static int final_node(OSSL_LIB_CTX *lib, const record_set *s, const part_family *f,
+                      const part_record *head, const hasher *h, const char *custom,
+                      EVP_MD_CTX **ctx, uint8_t **sum)
 {
     size_t size = h->size;
     OSSL_PARAM p[] = {OSSL_PARAM_construct_size_t(OSSL_DIGEST_PARAM_XOFLEN, &size),
                       OSSL_PARAM_END};
-    int fed = (*ctx = early_take(early, s->all, s->n, f->final, head->length)) != NULL &&
+    int fed = (*ctx = start_node(lib, s, f, head, custom)) != NULL &&
               EVP_MD_CTX_set_params(*ctx, p);
 
     if (fed && !hasher_streams(h))
@@ -1046,7 +1049,6 @@ static int combine(options *o, OSSL_LIB_CTX *lib, resolved *r)
 {
     record_set s;
     hasher h;
-    early_node *early = early_new(lib, custom_of(o));
     EVP_MD_CTX *ctx = NULL;
     const part_family *f;
     uint8_t *sum = NULL;
@@ -1054,11 +1056,7 @@ static int combine(options *o, OSSL_LIB_CTX *lib, resolved *r)
     char *object[2] = {NULL, NULL};
     int ok = 0, opened = 0;
 
-    if (early == NULL) {
-        message_fail("out of memory");
-        return 0;
-    }
-    if (!read_records(lib, o->files, o->threads ? o->threads : ksum_cpu_count(), &s, early))
+    if (!read_records(lib, o->files, o->threads ? o->threads : ksum_cpu_count(), &s))
         goto done;
     /* Without an algorithm switch, the records name it. */
     if (!o->alg_given) {
@@ -1077,13 +1075,12 @@ static int combine(options *o, OSSL_LIB_CTX *lib, resolved *r)
     if (!hasher_open(&h, lib, o->evp->alg, o))
         goto done;
     opened = 1;
-    if (!final_node(&s, f, head, &h, early, &ctx, &sum))
+    if (!final_node(lib, &s, f, head, &h, custom_of(o), &ctx, &sum))
         goto done;
     ok = print_combined(o, &h, ctx, head, sum);
 done:
     free(sum);
     EVP_MD_CTX_free(ctx);
-    early_free(early);
     if (opened)
         hasher_close(&h);
     record_set_free(&s);

@@ -101,9 +101,6 @@ void part_failure(char *why, size_t size, const char *what)
 
 typedef struct cursor {
     part_pool *pool;        /* where CVs go, or NULL: malloc */
-    part_record_fn parsed;  /* given the records in runs, or NULL */
-    void *arg;
-    size_t given;           /* the current record's CVs given so far */
     const char *p, *end;
     const char *line;       /* the current line, without its '\n' */
     size_t len;
@@ -369,53 +366,6 @@ static int cv_unpool(part_record *r, size_t bytes, size_t cap)
     return 1;
 }
 
-/* CVs handed on at a time while a record is read: 64 KiB of them for
- * KT128, a few hundredths of a millisecond of the final node's sponge,
- * which can thus follow the parsing of a record instead of waiting for
- * its end (a gigabyte's head record holds 512 KiB). */
-#ifndef KSUM_PART_RUN
-#define KSUM_PART_RUN 2048   /* the fuzz build makes it small: see tests/fuzz */
-#endif
-#define PART_RUN ((size_t)KSUM_PART_RUN)
-
-/* Gives c->parsed the record's CVs from c->given to upto as a record of
- * their own: the chunks they stand for (chunk 0's record has no CV for
- * chunk 0, whose bytes are its head, and its first run carries them), to
- * the record's end when whole (with the CVs of the customization's
- * chunks, which the last record has beyond its range). */
-static void give_run(cursor *c, const part_record *r, size_t upto, int whole)
-{
-    part_record run = *r;
-    uint64_t lead = r->begin == 0;
-
-    if (c->parsed == NULL)
-        return;
-    run.cvs = r->cvs + c->given * r->cv_len;
-    run.count = upto - c->given;
-    run.begin = c->given == 0 ? r->begin : r->begin + lead + c->given;
-    run.end = whole ? r->end : r->begin + lead + upto;
-    if (c->given > 0) {
-        run.head = NULL;
-        run.head_len = 0;
-    }
-    c->given = upto;
-    if (run.begin < run.end)
-        c->parsed(c->arg, &run);
-}
-
-/* While the CVs are in the pool, where they stay put, the run decoded
- * last is given as soon as PART_RUN CVs are in it; never to the end of
- * the range, so that the last run, given whole, has a chunk of its own
- * to stand for (and the customization's CVs after it). */
-static void give_decoded(cursor *c, const part_record *r)
-{
-    uint64_t cvs = part_range_cvs(r);
-    size_t upto = cvs == 0 ? 0 : r->count < cvs - 1 ? r->count : (size_t)(cvs - 1);
-
-    if (r->pooled && upto >= c->given + PART_RUN)
-        give_run(c, r, upto, 0);
-}
-
 /* The run of well-formed "cv" lines at the cursor, decoded straight into
  * r->cvs: a line of exactly "cv ", the base64 of cv_len bytes and '\n' is
  * found without a search for its end (a gigabyte has 131,072 of them).
@@ -439,8 +389,6 @@ static void take_cv_lines(cursor *c, part_record *r, size_t cv_cap)
         c->len = line - 1;
         c->p += line;
         c->lineno++;
-        if (r->count % PART_RUN == 0)
-            give_decoded(c, r);
     }
 }
 
@@ -614,8 +562,8 @@ void part_scan_init(part_scan *s, const char *file)
  * code; the record's range then bounds what it may hold. */
 static int scan_header(part_scan *s, const char *text, char *why, size_t why_size)
 {
-    cursor c = {NULL, NULL, NULL, 0, text + s->start, text + s->at, NULL, 0,
-                s->lineno - HEADER_LINES};
+    cursor c = {.p = text + s->start, .end = text + s->at,
+                .lineno = s->lineno - HEADER_LINES};
     part_record r;
     int ok;
 
@@ -764,11 +712,11 @@ int part_scan_more(part_scan *s, const char *text, size_t len, size_t *room, cha
 }
 
 int part_records_parse(OSSL_LIB_CTX *lib, const char *file, const char *text,
-                       size_t len, part_pool *pool, part_record_fn parsed, void *arg,
+                       size_t len, part_pool *pool,
                        part_record **recs, size_t *n, char *why,
                        size_t why_size)
 {
-    cursor c = {pool, parsed, arg, 0, text, text + len, NULL, 0, 0};
+    cursor c = {.pool = pool, .p = text, .end = text + len};
     size_t cap = 0;
 
     *recs = NULL;
@@ -789,13 +737,11 @@ int part_records_parse(OSSL_LIB_CTX *lib, const char *file, const char *text,
         memset(r, 0, sizeof *r);
         r->file = file;
         r->index = *n + 1;
-        c.given = 0;
         if (!parse_record(lib, &c, r, reason, sizeof reason)) {
             snprintf(why, why_size, "%s: part record %zu: %s", file, r->index, reason);
             record_free(r);
             return 0;
         }
-        give_run(&c, r, r->count, 1);
         (*n)++;
     }
     if (c.p < c.end) {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The part record (version 1, docs/parts.md), shared by --part (which
- * writes it), --combine (which reads it, early.c and parts.c) and the
+ * writes it), --combine (which reads it, parts.c) and the
  * fuzzer: the functions hashed in parts, the digests a record carries, the
  * parsed record and its parser.
  */
@@ -78,23 +78,13 @@ typedef struct part_pool {
 int part_pool_open(part_pool *pool, size_t size);
 void part_pool_close(part_pool *pool);
 
-/* What part_records_parse hands each record to. */
-typedef void (*part_record_fn)(void *arg, const part_record *r);
-
 /* Parses the records in text[0..len) (one file's); *recs and *n get them
  * (free with part_records_free; their CVs come from pool, which may be
- * NULL, and must outlive them).  parsed, unless NULL, is given each record
- * in runs, each a part_record of its own for some of its chunks, in order
- * and covering its range once: the last when the record is read and
- * checked, and before it, runs of the CVs decoded so far into the pool,
- * which stay there even when the record turns out bad (the struct moves
- * as *recs grows; its buffers do not; the head, in the first run of chunk
- * 0's record, is freed with a record that turns out bad, so the run's
- * taker copies it).  lib computes the checks.  On a
+ * NULL, and must outlive them).  lib computes the checks.  On a
  * malformed record returns 0 with a one-line reason in why, naming the
  * record; the records read before it are in *recs. */
 int part_records_parse(OSSL_LIB_CTX *lib, const char *file, const char *text,
-                       size_t len, part_pool *pool, part_record_fn parsed, void *arg,
+                       size_t len, part_pool *pool,
                        part_record **recs, size_t *n, char *why, size_t why_size);
 void part_records_free(part_record *recs, size_t n);
 

@@ -7,11 +7,8 @@
  * a pool (a small one).  What the parser accepts must be well formed: a
  * range inside the object, a head only in the record of chunk 0 and then
  * exactly the first chunk, whole CVs, a NUL-terminated name; and it must
- * never read or write outside the input.  The runs it hands on while it
- * reads (a fuzz build makes them KSUM_PART_RUN = 3 CVs long) must cover
- * each good record's range once, in order, with all of its CVs.  The
- * scan that judges record text as it is read (part_scan) is given the
- * text in pieces the input chooses: it must let every text the parser
+ * never read or write outside the input.  The scan that judges record
+ * text as it is read (part_scan) is given the text in pieces the input chooses: it must let every text the parser
  * accepts be read whole (below the sizes its limits could reach), ask
  * for more room than it was given while it goes on, and refuse in one
  * line.
@@ -25,63 +22,6 @@
 #include "parts/record.h"
 
 static OSSL_LIB_CTX *lib;
-
-typedef struct run_log {
-    uint64_t begin, end;
-    size_t count;
-} run_log;
-
-typedef struct runs {
-    run_log *v;
-    size_t n, cap;
-} runs;
-
-/* The parser's callback: every byte a run names can be read now, and
- * later (the pool keeps them), so only where it stands is logged. */
-static void take_run(void *arg, const part_record *r)
-{
-    runs *rs = arg;
-    volatile uint8_t sum = 0;
-
-    if (r->begin >= r->end || (r->count > 0 && r->cvs == NULL))
-        abort();
-    for (size_t j = 0; j < r->count * r->cv_len; j++)
-        sum ^= r->cvs[j];
-    for (size_t j = 0; j < r->head_len; j++)
-        sum ^= r->head[j];
-    (void)sum;
-    if (rs->n == rs->cap) {
-        run_log *v = realloc(rs->v, (rs->cap = rs->cap * 2 + 8) * sizeof *v);
-        if (v == NULL)
-            abort();
-        rs->v = v;
-    }
-    rs->v[rs->n++] = (run_log){r->begin, r->end, r->count};
-}
-
-/* The runs, record by record: contiguous from its begin to its end, its
- * CVs counted once.  Records of no chunks are given no run. */
-static void check_runs(const runs *rs, const part_record *recs, size_t n)
-{
-    size_t k = 0;
-
-    for (size_t i = 0; i < n; i++) {
-        uint64_t at = recs[i].begin;
-        size_t count = 0;
-        if (recs[i].begin == recs[i].end)
-            continue;
-        while (at < recs[i].end) {
-            if (k == rs->n || rs->v[k].begin != at)
-                abort();
-            at = rs->v[k].end;
-            count += rs->v[k++].count;
-        }
-        if (at != recs[i].end || count != recs[i].count)
-            abort();
-    }
-    if (k != rs->n)
-        abort();
-}
 
 /* Each "check " line that starts a line gets the digest of the bytes
  * from the last "ksum-part " line start (or the text's start) to it. */
@@ -137,7 +77,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t n;
     char why[1024], scan_why[1024], *text;
     int scanned;
-    runs rs = {NULL, 0, 0};
 
     if (lib == NULL)
         lib = fuzz_libctx(0);
@@ -156,11 +95,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     scanned = scan_all(text, size - 1, data[0] >> 2, scan_why, sizeof scan_why);
     if (!scanned && (memchr(scan_why, '\n', strlen(scan_why)) != NULL || scan_why[0] == '\0'))
         abort();   /* a refusal is one line */
-    if (part_records_parse(lib, "fuzz", text, size - 1, data[0] & 2 ? &pool : NULL, take_run,
-                           &rs, &recs, &n, why, sizeof why)) {
+    if (part_records_parse(lib, "fuzz", text, size - 1, data[0] & 2 ? &pool : NULL, &recs,
+                           &n, why, sizeof why)) {
         if (!scanned && size - 1 < SCAN_SURE && n <= SCAN_SURE_RECORDS)
             abort();   /* good records refused before they were read */
-        check_runs(&rs, recs, n);
         for (size_t i = 0; i < n; i++) {
             const part_record *r = &recs[i];
             uint64_t chunks = r->length == 0 ? 1 : (r->length + PART_CHUNK - 1) / PART_CHUNK;
@@ -182,7 +120,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();   /* a refusal is one line */
     }
     part_records_free(recs, n);
-    free(rs.v);
     if (data[0] & 2)
         part_pool_close(&pool);
     free(text);

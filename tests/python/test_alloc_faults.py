@@ -38,11 +38,10 @@ SCENARIOS = {
     # the walk, names from a list, several algorithms, batched at one thread
     "walk": ["-r", "--threads", "2", "--sha3-256", "--shake128", "tree"],
     "list": ["--files-from=list", "-r", "--threads", "1", "--kmac128"],
-    # records out of order, read by two threads, the final node begun
-    # early (a failure there must leave the node to be built again)
+    # records out of order, read by two threads
     "combine": ["--combine", "--threads", "2", "p3", "p1", "p4", "p2"],
-    # records long enough to go to the final node in runs (2,048 CVs), the
-    # last with the customization's CVs, in reverse order
+    # records of more than 2,048 CVs, the last with the customization's
+    # CVs, in reverse order
     "combine_runs": ["--combine", "--threads", "2", "-C", "custom", "q2", "q1"],
     # a record of 410 KB, read into a mapping (cli/base/bigmem.c), which the
     # shim fails as it fails malloc

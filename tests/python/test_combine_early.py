@@ -1,12 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
-"""--combine begins the final node while record files are still being read
-(cli/parts/early.c): each file's records are absorbed as soon as they
-continue the chunks absorbed so far, and combine takes that node only if
-it matches the set it then checks whole.  What could go wrong: records
-absorbed out of order, twice, or from another object, into a digest that
-is printed; or a set that is refused when it is good.  So: shuffled sets
-(several records to a file, files in every order, one or two threads),
-and sets whose wrong record is the first the early node would take."""
+"""--combine reads record files on two threads, in any order, then checks
+the whole set before its final node takes a CV.  What could go wrong:
+records taken out of order, twice, or from another object, into a digest
+that is printed; or a set that is refused when it is good.  So: shuffled
+sets (several records to a file, files in every order, one or two
+threads), and sets whose wrong record comes first."""
 import os
 import random
 
@@ -71,7 +69,7 @@ def refused(args, input=None):
 
 
 def test_a_head_from_another_object_is_refused(tmp_path):
-    # The early node starts from whichever record holds chunk 0: one of
+    # The node starts from whichever record holds chunk 0: one of
     # another object of the same length, given first, must not make a digest.
     a, b = tmp_path / "a", tmp_path / "b"
     a.write_bytes(os.urandom(20 * CHUNK))
@@ -99,7 +97,7 @@ def test_a_record_twice_or_overlapping_is_refused(tmp_path):
                       input=p[0] + p[1] + p[1] + p[2] + p[3])
         assert "twice" in err or "overlaps" in err, err
     # a --part-range record that overlaps is another split: refused, even
-    # when the early node would take it first
+    # when it comes first
     err = refused(["--k12", "--combine", "-"], input=p[0] + over + p[1] + p[2] + p[3])
     assert "another split" in err, err
 

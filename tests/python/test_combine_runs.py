@@ -1,14 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
-"""--combine hands the final node each record in runs of 2,048 CVs as they
-are decoded (cli/parts/record.c, PART_RUN), so that the node follows the
-parsing of a big record instead of waiting for its end.  What could go
-wrong: a run lost or given twice at a run boundary, the last record's
-customization CVs (beyond its range) dropped, the head's run wrong, or a
-record that turns out bad after its first runs were absorbed.  So: records
-whose CV counts sit on every side of the run boundaries, in every order,
-with and without a customization long enough to add chunks, KT128 and
-KT256, one and two threads, files and standard input; and bad records
-whose fault lies past their first runs."""
+"""--combine over records whose CV counts sit on every side of 2,048 (the
+size the parser once handed on in runs) and of the last record's
+customization CVs (beyond its range).  What could go wrong: a CV lost or
+taken twice, the customization's CVs dropped, the head wrong, or a record
+that turns out bad after many good CVs.  So: every order, with and
+without a customization long enough to add chunks, KT128 and KT256, one
+and two threads, files and standard input; and bad records whose fault
+lies past their first 2,048 CVs."""
 import os
 import random
 
