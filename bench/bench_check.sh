@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Check mode against writing the list (issue 21, item 5): `ksum -c LIST`
+# Check mode against writing the list: `ksum -c LIST`
 # against the `ksum FILE... > LIST` that wrote it, SHA3-256, on 8 files of
 # 32 MiB and on 20,000 files of 0 to 16 KiB (random sizes); `ksum --k12 -c`
 # against `b3sum -c` and `sha256sum -c`, each over its own list of the same

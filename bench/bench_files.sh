@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Many files: the rows of issue 12 (a tree of 100,000 files with ksum -r
-# against find/xargs sha256sum and rhash -r; peak memory; several
-# algorithms in one read) and of issue 13 (16 files of 64 MiB batched
-# against unbatched and openssl at one thread, all threads against one,
-# 10,000 files of 4 KiB, one 1 GiB file).  Each table's commands run in
+# Many files: a tree of 100,000 files with ksum -r against find/xargs
+# sha256sum and rhash -r (peak memory; several algorithms in one read);
+# 16 files of 64 MiB batched against unbatched and openssl at one thread,
+# all threads against one, 10,000 files of 4 KiB, one 1 GiB file.  Each table's commands run in
 # turns, RUNS rounds, warm cache (one untimed run first); it prints the best
 # and the median wall time of each and the ratio of the bests to the first
 # row.  Compare within a table: the machine may be shared.
@@ -27,7 +26,7 @@ have() { command -v "$1" > /dev/null 2>&1; }
 
 echo "ksum many-files benchmark, $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)), $(date -u +%Y-%m-%d), load $(cut -d' ' -f1-3 /proc/loadavg)"
 
-# ---- issue 12: a tree of TREE_FILES files, 0 to 64 KiB, 3 directories deep ----
+# ---- a tree of TREE_FILES files, 0 to 64 KiB, 3 directories deep ----
 python3 - "$tree_files" <<'EOF'
 import os, random, sys
 n = int(sys.argv[1]); rng = random.Random(12); data = os.urandom(65536 + 4096)
@@ -69,7 +68,7 @@ table "Several algorithms from one read of the tree, against one run each" \
   "ksum -r --sha3-256 (one read, one algorithm)" "$ksum -r --sha3-256 T"
 rm -rf T
 
-# ---- issue 13: 16 files of 64 MiB ----
+# ---- 16 files of 64 MiB ----
 head -c $((64 << 20)) /dev/urandom > m0
 for i in $(seq 1 15); do head -c $((64 << 20)) /dev/urandom > "m$i"; done
 sync

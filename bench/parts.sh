@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# One object in parts (issue 20, docs/parts.md) against the whole:
+# One object in parts (docs/parts.md) against the whole:
 #   1. ksum --k12 on the whole file (all CPUs), and --threads 1;
 #   2. 8 parts (--part K/8 --threads 1) run by GNU parallel -j 2, then
 #      --combine; the same digest, and combining's share of the time;
@@ -45,7 +45,7 @@ whole1_cpu=$cpu
 
 # parallel's own CPU time is in the total: time the 8 parts one after
 # another as well (all of them: one part's time depends on where its bytes
-# lie in the page cache, 2/8 was 0.97 to 1.3 times the mean on 2026-12-03)
+# lie in the page cache)
 measure parts.txt parallel -j 2 "$ksum --k12 --threads 1 --part {}/8 object > object.part{}" ::: 1 2 3 4 5 6 7 8
 printf '%-44s %8.2f s wall %8.2f s CPU\n' "8 parts, GNU parallel -j 2, --threads 1" "$wall" "$cpu"
 parts_wall=$wall parts_cpu=$cpu

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Buffers of megabytes, mapped in whole 2 MiB steps on 2 MiB boundaries
- * and offered transparent huge pages: on the machines measured a fresh
- * 4 KiB page costs a fault of a few microseconds (10 in a virtual machine
- * of 2026-12-03), and --combine fills 4 MiB of CVs for a gigabyte in a
- * few milliseconds.  Where the system gives no huge pages this is an
+ * and offered transparent huge pages: a fresh 4 KiB page costs a fault of
+ * microseconds, dear in a virtual machine, and the read buffers and
+ * --combine's CVs fill megabytes in milliseconds.  Where the system gives no huge pages this is an
  * ordinary mapping.  A mapping costs its own length of address space and
  * no more (ulimit -v), unlike posix_memalign's, which keeps the alignment's
  * room too. */

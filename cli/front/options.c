@@ -510,7 +510,7 @@ const option_row option_rows[] = {
     {"--help", "h", NULL, CALL(show), ANY, HELP(20, "display this help and exit")},
     {"--version", "Vv", NULL, CALL(show), ANY,
      HELP(21, "output version information and exit")},
-    /* Output forms as cksum and b3sum have them (issue 12).  An unambiguous
+    /* Output forms as cksum and b3sum have them.  An unambiguous
      * prefix is taken: --raw is exact, so it is never taken for
      * --rawshake128, --rawshake1 is still --rawshake128, and --rawsh is
      * ambiguous, an error. */
@@ -520,13 +520,13 @@ const option_row option_rows[] = {
     {"--no-names", "", NULL, FLAG(no_names), ANY, OTHER(9)},
     {"--length", "l", "BITS", CALL(set_length), NEEDS(TAKES_SIZE),
      HELP(3, "the same in bits, as cksum (b3sum's -l counts bytes)")},
-    /* Directories, name lists, progress (issue 12, items 5 and 6). */
+    /* Directories, name lists, progress. */
     {"--recursive", "r", NULL, FLAG(recursive), ANY,
      HELP(10, "the regular files under each directory FILE")},
     {"--dereference", "L", NULL, FLAG(dereference), ANY, OTHER(10)},
     {"--files-from", "", "FILE", TEXT(files_from), ANY, OTHER(11)},
     {"--progress", "", NULL, FLAG(progress), ANY, OTHER(12)},
-    /* One object in parts (issue 20): parts.c does what they ask. */
+    /* One object in parts: parts.c does what they ask. */
     {"--part", "", "K/N", TEXT(part_share), ANY,
      HELP(18, "KT128/KT256/M14 in parts (man ksum)")},
     {"--part-range", "", "START:LEN", TEXT(part_range), ANY, OTHER(13)},

@@ -118,13 +118,13 @@ struct options {
                               * the three: still a check option given */
     char **files;            /* NULL-terminated; "-" when none were given */
     int operands;            /* FILEs were given */
-    /* Directories and name lists (issue 12, item 5), progress (item 6). */
+    /* Directories and name lists, progress. */
     int recursive;           /* -r: the regular files under directories */
     int dereference;         /* -L: the walk follows symbolic links */
     int walk_warn;           /* -w with -r: say what the walk skips */
     const char *files_from;  /* --files-from: names from this file ("-": stdin) */
     int progress;            /* --progress */
-    /* Output forms as cksum and b3sum have them (issue 12). */
+    /* Output forms as cksum and b3sum have them. */
     int base64;              /* digests in base64, not hex */
     int raw;                 /* the digest's bytes alone */
     int no_names;            /* the digest alone on its line */
@@ -133,7 +133,7 @@ struct options {
     const char *length_arg;  /* the last -l as given, for its message */
     int version;             /* --version: print it, do nothing else */
     int text_after_tag;      /* --text came after --tag (coreutils refuses) */
-    /* One object in parts (issue 20, parts.c). */
+    /* One object in parts (parts.c). */
     const char *part_share;  /* --part K/N */
     const char *part_range;  /* --part-range START:LEN */
     int combine;             /* --combine */

@@ -18,15 +18,10 @@
 #include <unistd.h>
 
 /* Every read buffer starts on a page: the kernel's copy out of the page
- * cache into a destination off a 64-byte line (malloc's 16) ran at a fifth
- * of the speed on an AMD EPYC (bench/read_align.c).  A buffer of a MiB or
- * more is mapped in whole 2 MiB huge pages (bigmem.h): one page fault
- * instead of 256 a MiB (in a virtual machine each fault of a 4 KiB page
- * cost 10 us, 2.5 ms for the first MiB read), and fewer TLB misses in the
- * copy and in the hashing.  The first touch of a huge page can stall for
- * a few ms where the host has not backed that memory yet (2 of 4 fresh
- * processes there); on the whole runs were faster (KT128 on 256 MiB, one
- * thread: 66.5 against 60.6 ms, means of 40). */
+ * cache into a destination off a cache line is several times slower on
+ * some CPUs (bench/read_align.c).  A buffer of a MiB or more is mapped in
+ * whole huge pages (bigmem.h): one page fault instead of 256 a MiB, and
+ * fewer TLB misses in the copy and in the hashing (docs/benchmarks.md). */
 uint8_t *input_buffer_new(size_t size)
 {
     void *p = NULL;

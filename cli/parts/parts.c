@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * --part, --part-range and --combine (issue 20; format in docs/parts.md).
+ * --part, --part-range and --combine (format in docs/parts.md).
  * The tree itself is the provider's: this file reads byte ranges, writes
  * and checks records, and hands bytes and chaining values to the -CV and
  * -FINAL algorithms through EVP.  It never computes a CV or a final node.

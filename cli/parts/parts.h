@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * One object, many machines (issue 20): --part K/N and --part-range
+ * One object, many machines: --part K/N and --part-range
  * START:LEN write a part record of one chunk-aligned share of a file
  * (KT128, KT256 or M14 chaining values, through the provider's -CV
  * algorithms); --combine reads part records and prints the checksum line

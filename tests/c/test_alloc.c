@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Allocation failures (issue 11, item 4), as SQLite's and OpenSSL's own
+ * Allocation failures, as SQLite's and OpenSSL's own
  * suites test them: for every N up to the number of allocations a scenario
  * makes, the Nth allocation fails, and the scenario must end cleanly: each
  * call succeeds or returns failure, what succeeded is right, nothing
@@ -439,7 +439,7 @@ typedef struct known {
 } known;
 #define DUP_FREES_SOURCE \
     "provider/glue: dupctx whose first string copy fails frees the source's second " \
-    "string (double free when the source is freed); issue 11"
+    "string (double free when the source is freed)"
 static const known known_failures[] = {
     {NULL, NULL, 0, NULL},
 };

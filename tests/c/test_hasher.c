@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The CLI's hasher owns what it sends (issue 21, item 3): the OSSL_PARAMs
+ * The CLI's hasher owns what it sends: the OSSL_PARAMs
  * of an init point into the hasher's own storage (numbers) or at the
  * options' bytes (strings and the key), hasher_set_size and hasher_join
  * change them in place, a batch id of 0 takes the id out, and what is sent

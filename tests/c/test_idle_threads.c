@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Idle helper threads exit and come back (issue 9, item 8): 200 live K12
+ * Idle helper threads exit and come back: 200 live K12
  * contexts with 8 threads each hold no threads a second after their last
  * update, hash correctly when used again, and leave no thread behind when
  * freed; a pool whose threads timed out, used again, then forked, goes on

@@ -600,7 +600,7 @@ static void test_failed_set_changes_nothing(void)
     EVP_MAC_free(mac);
 }
 
-/* From an adversarial review (2026-12-03).  A fixed-length digest has no
+/* From an adversarial review.  A fixed-length digest has no
  * output length to set: EVP_DigestFinalXOF of 100 bytes on SHA3-256 set
  * xoflen, which was skipped, and then reported success with 32 bytes
  * written; OpenSSL's default provider fails the call, and so must we. */

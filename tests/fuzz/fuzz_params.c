@@ -8,7 +8,7 @@
  * failed set_ctx_params that changed the context (after each failed set, a
  * copy of the context and a copy taken before the call must give the same
  * output size, backend and output bytes) nor a set that accepted a NULL
- * string for a parameter the algorithm takes (issue 9): both abort.
+ * string for a parameter the algorithm takes: both abort.
  */
 #include <openssl/core_names.h>
 #include <openssl/err.h>
