@@ -1131,8 +1131,8 @@ int check_files(const options *o, OSSL_LIB_CTX *lib)
         return 0;
     }
     warn_keyless(o);
-    road_client c = {sizeof(check_item), next_item, item_ready, print_item, drop_item, run,
-                     CACHE_KEYS, NULL, 0};
+    road_client c = {.item_size = sizeof(check_item), .next = next_item, .ready = item_ready,
+                     .print = print_item, .drop = drop_item, .ctx = run, .nkeys = CACHE_KEYS};
     ok = road_run(&r, lib, &c, NULL) && run->printer.ok && !run->printer.stopped &&
          !run->printer.no_memory;
     if (!run->printer.stopped && !run->printer.no_memory)

@@ -247,8 +247,9 @@ int hash_files(const options *o, OSSL_LIB_CTX *lib)
         names_close(names);
         return 0;
     }
-    road_client c = {sizeof(named), next_name, names_ready_for, print_name_entry, drop_name, h,
-                     h->set.n, h->d, h->set.n};
+    road_client c = {.item_size = sizeof(named), .next = next_name, .ready = names_ready_for,
+                     .print = print_name_entry, .drop = drop_name, .ctx = h,
+                     .nkeys = h->set.n, .eager = h->d, .neager = h->set.n};
     h->names = names;
     h->pg = progress_start(o->progress);
     ok = road_run(&r, lib, &c, h->pg) && h->ok;

@@ -458,8 +458,9 @@ static int fold_roots(folder *f, OSSL_LIB_CTX *lib, const options *o, char *cons
         fprintf(message_stream(), "ksum: out of memory\n");
         return 0;
     }
-    road_client c = {sizeof(tree_item), next_item, NULL, print_item, drop_item, &t,
-                     f->n, f->d, f->n};
+    road_client c = {.item_size = sizeof(tree_item), .next = next_item, .print = print_item,
+                     .drop = drop_item, .ctx = &t, .nkeys = f->n, .eager = f->d,
+                     .neager = f->n};
     road_choose(&r, o, lib, 1, 1);
     ok = road_run(&r, lib, &c, NULL);
     tree_walk_close(t.w);

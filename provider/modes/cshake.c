@@ -51,22 +51,42 @@ static sponge *lane(void *st)
     return st;
 }
 
-static const mode_ops cshake_ops = {sizeof(sponge), cshake_start, absorb,
-                                    cshake_finish, squeeze, NULL, NULL, lane, NULL,
-                                    NULL};
-static const mode_ops kmac_ops = {sizeof(sponge), kmac_start, absorb,
-                                  kmac_finish_op, squeeze, NULL, NULL, lane, NULL,
-                                  NULL};
+static const mode_ops cshake_ops = {
+    .state_size = sizeof(sponge),
+    .start = cshake_start,
+    .absorb = absorb,
+    .finish = cshake_finish,
+    .squeeze = squeeze,
+    .lane = lane,
+};
+static const mode_ops kmac_ops = {
+    .state_size = sizeof(sponge),
+    .start = kmac_start,
+    .absorb = absorb,
+    .finish = kmac_finish_op,
+    .squeeze = squeeze,
+    .lane = lane,
+};
 
 #define RATE(strength) (200 - (strength) / 4)
-#define CSHAKE(strength)                                                     \
-    {&cshake_ops, RATE(strength), 24, 0x04, strength, (strength) / 8,        \
-     MODE_OUTLEN | MODE_CUSTOM | MODE_FNAME | MODE_TEXT | MODE_BATCH, NULL, 0}
+#define CSHAKE(strength_)                                                    \
+    {.ops = &cshake_ops,                                                     \
+     .rate = RATE(strength_),                                                \
+     .rounds = 24,                                                           \
+     .domain = 0x04,                                                         \
+     .strength = strength_,                                                  \
+     .outlen = (strength_) / 8,                                              \
+     .takes = MODE_OUTLEN | MODE_CUSTOM | MODE_FNAME | MODE_TEXT | MODE_BATCH}
 /* ksumprov's own KMAC default is the original ksum's, strength bits; the
  * glue gives OpenSSL's 2 * strength bits where OpenSSL's KMAC is. */
-#define KMAC(strength)                                                       \
-    {&kmac_ops, RATE(strength), 24, 0x04, strength, (strength) / 8,          \
-     MODE_OUTLEN | MODE_XOF | MODE_CUSTOM | MODE_KEY | MODE_BATCH, NULL, 0}
+#define KMAC(strength_)                                                      \
+    {.ops = &kmac_ops,                                                       \
+     .rate = RATE(strength_),                                                \
+     .rounds = 24,                                                           \
+     .domain = 0x04,                                                         \
+     .strength = strength_,                                                  \
+     .outlen = (strength_) / 8,                                              \
+     .takes = MODE_OUTLEN | MODE_XOF | MODE_CUSTOM | MODE_KEY | MODE_BATCH}
 
 const mode_desc mode_cshake128 = CSHAKE(128);
 const mode_desc mode_cshake256 = CSHAKE(256);

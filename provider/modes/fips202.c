@@ -34,17 +34,32 @@ static sponge *lane(void *st)
     return st;
 }
 
-static const mode_ops sponge_ops = {sizeof(sponge), start, absorb, finish,
-                                    squeeze, NULL, NULL, lane, NULL, NULL};
+static const mode_ops sponge_ops = {
+    .state_size = sizeof(sponge),
+    .start = start,
+    .absorb = absorb,
+    .finish = finish,
+    .squeeze = squeeze,
+    .lane = lane,
+};
 
 /* Fixed-length functions: capacity twice the digest bits. */
-#define FIXED(bits, dom)                                                     \
-    {&sponge_ops, KECCAK_RATE(2 * (bits)), 24, dom, 0, (bits) / 8,           \
-     MODE_BATCH, NULL, 0}
+#define FIXED(bits_, dom_)                                                   \
+    {.ops = &sponge_ops,                                                     \
+     .rate = KECCAK_RATE(2 * (bits_)),                                       \
+     .rounds = 24,                                                           \
+     .domain = dom_,                                                         \
+     .outlen = (bits_) / 8,                                                  \
+     .takes = MODE_BATCH}
 /* XOFs: capacity twice the strength; default output as the original ksum. */
-#define XOF(strength, rounds, dom, outlen, takes)                            \
-    {&sponge_ops, KECCAK_RATE(2 * (strength)), rounds, dom, strength, outlen, \
-     MODE_OUTLEN | MODE_BATCH | (takes), NULL, 0}
+#define XOF(strength_, rounds_, dom_, outlen_, takes_)                       \
+    {.ops = &sponge_ops,                                                     \
+     .rate = KECCAK_RATE(2 * (strength_)),                                   \
+     .rounds = rounds_,                                                      \
+     .domain = dom_,                                                         \
+     .strength = strength_,                                                  \
+     .outlen = outlen_,                                                      \
+     .takes = MODE_OUTLEN | MODE_BATCH | (takes_)}
 
 const mode_desc mode_sha3_224 = FIXED(224, DOMAIN_SHA3);
 const mode_desc mode_sha3_256 = FIXED(256, DOMAIN_SHA3);

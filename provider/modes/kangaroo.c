@@ -157,14 +157,28 @@ static size_t lane_take(void *st, size_t len)
     return take;
 }
 
-static const mode_ops kangaroo_ops = {sizeof(kangaroo), start, absorb, finish,
-                                      squeeze, attach_workers, NULL, lane, NULL,
-                                      lane_take};
+static const mode_ops kangaroo_ops = {
+    .state_size = sizeof(kangaroo),
+    .start = start,
+    .absorb = absorb,
+    .finish = finish,
+    .squeeze = squeeze,
+    .attach_workers = attach_workers,
+    .lane = lane,
+    .lane_take = lane_take,
+};
 
 #define KANGAROO(p, tree, strength, outlen) KANGAROO_(p, strength, outlen, tree)
-#define KANGAROO_(p, strength, outlen, rate, rounds, cv)                     \
-    {&kangaroo_ops, rate, rounds, DOMAIN_SINGLE, strength, outlen,           \
-     MODE_OUTLEN | MODE_CUSTOM | MODE_THREADS | MODE_BATCH, &(p), KANGAROO_CHUNK}
+#define KANGAROO_(p_, strength_, outlen_, rate_, rounds_, cv_)               \
+    {.ops = &kangaroo_ops,                                                   \
+     .rate = rate_,                                                          \
+     .rounds = rounds_,                                                      \
+     .domain = DOMAIN_SINGLE,                                                \
+     .strength = strength_,                                                  \
+     .outlen = outlen_,                                                      \
+     .takes = MODE_OUTLEN | MODE_CUSTOM | MODE_THREADS | MODE_BATCH,         \
+     .extra = &(p_),                                                         \
+     .batch_prefix = KANGAROO_CHUNK}
 
 const mode_desc mode_kt128 = KANGAROO(kangaroo_kt128, KT128_TREE, 128, 16);
 const mode_desc mode_kt256 = KANGAROO(kangaroo_kt256, KT256_TREE, 256, 64);

@@ -163,9 +163,15 @@ static void cv_attach_workers(void *st, worker_pool *pool, unsigned threads)
     tree_leaves_set_workers(&((cv_part *)st)->k.leaves, pool, threads);
 }
 
-static const mode_ops cv_ops = {sizeof(cv_part), cv_start, cv_absorb, cv_finish,
-                                cv_squeeze, cv_attach_workers, NULL, NULL,
-                                cv_count, NULL};
+static const mode_ops cv_ops = {
+    .state_size = sizeof(cv_part),
+    .start = cv_start,
+    .absorb = cv_absorb,
+    .finish = cv_finish,
+    .squeeze = cv_squeeze,
+    .attach_workers = cv_attach_workers,
+    .cv_count = cv_count,
+};
 
 /* ---- the final node from S_0's share of M and the CVs ---- */
 
@@ -257,19 +263,35 @@ static void final_squeeze(void *st, uint8_t *out, size_t len)
     sponge_squeeze(&((final_part *)st)->k.final, out, len);
 }
 
-static const mode_ops final_ops = {sizeof(final_part), final_start, final_absorb,
-                                   final_finish, final_squeeze, NULL, NULL, NULL,
-                                   NULL, NULL};
+static const mode_ops final_ops = {
+    .state_size = sizeof(final_part),
+    .start = final_start,
+    .absorb = final_absorb,
+    .finish = final_finish,
+    .squeeze = final_squeeze,
+};
 
 /* ---- descriptions ---- */
 
 /* rate and rounds of the sponge under each, as kangaroo.c's */
-#define CV_MODE(p, rate, rounds, strength, cv)                                \
-    {&cv_ops, rate, rounds, 0x0B, strength, cv,                              \
-     MODE_OUTLEN | MODE_CUSTOM | MODE_THREADS | MODE_PARTS | MODE_RANGE, &(p), 0}
-#define FINAL_MODE(p, rate, rounds, strength, outlen)                         \
-    {&final_ops, rate, rounds, 0x07, strength, outlen, MODE_OUTLEN | MODE_CUSTOM | MODE_PARTS, \
-     &(p), 0}
+#define CV_MODE(p_, rate_, rounds_, strength_, cv_)                          \
+    {.ops = &cv_ops,                                                         \
+     .rate = rate_,                                                          \
+     .rounds = rounds_,                                                      \
+     .domain = 0x0B,                                                         \
+     .strength = strength_,                                                  \
+     .outlen = cv_,                                                          \
+     .takes = MODE_OUTLEN | MODE_CUSTOM | MODE_THREADS | MODE_PARTS | MODE_RANGE,  \
+     .extra = &(p_)}
+#define FINAL_MODE(p_, rate_, rounds_, strength_, outlen_)                   \
+    {.ops = &final_ops,                                                      \
+     .rate = rate_,                                                          \
+     .rounds = rounds_,                                                      \
+     .domain = 0x07,                                                         \
+     .strength = strength_,                                                  \
+     .outlen = outlen_,                                                      \
+     .takes = MODE_OUTLEN | MODE_CUSTOM | MODE_PARTS,                        \
+     .extra = &(p_)}
 
 const mode_desc mode_kt128_cv = CV_MODE(kangaroo_kt128, 168, 12, 128, 32);
 const mode_desc mode_kt256_cv = CV_MODE(kangaroo_kt256, 136, 12, 256, 64);

@@ -58,14 +58,23 @@ static void attach_workers(void *st, worker_pool *pool, unsigned threads)
     tree_leaves_set_workers(&((parallelhash *)st)->leaves, pool, threads);
 }
 
-static const mode_ops parallelhash_ops = {sizeof(parallelhash), start, absorb,
-                                          finish, squeeze, attach_workers, NULL,
-                                          NULL, NULL, NULL};
+static const mode_ops parallelhash_ops = {
+    .state_size = sizeof(parallelhash),
+    .start = start,
+    .absorb = absorb,
+    .finish = finish,
+    .squeeze = squeeze,
+    .attach_workers = attach_workers,
+};
 
-#define PARALLELHASH(strength)                                               \
-    {&parallelhash_ops, 200 - (strength) / 4, 24, 0x04, strength,            \
-     (strength) / 8,                                                         \
-     MODE_OUTLEN | MODE_XOF | MODE_CUSTOM | MODE_BLOCK | MODE_THREADS, NULL, 0}
+#define PARALLELHASH(strength_)                                              \
+    {.ops = &parallelhash_ops,                                               \
+     .rate = 200 - (strength_) / 4,                                          \
+     .rounds = 24,                                                           \
+     .domain = 0x04,                                                         \
+     .strength = strength_,                                                  \
+     .outlen = (strength_) / 8,                                              \
+     .takes = MODE_OUTLEN | MODE_XOF | MODE_CUSTOM | MODE_BLOCK | MODE_THREADS}
 
 const mode_desc mode_parallelhash128 = PARALLELHASH(128);
 const mode_desc mode_parallelhash256 = PARALLELHASH(256);

@@ -81,15 +81,24 @@ static void squeeze(void *st, uint8_t *out, size_t len)
     sponge_squeeze(&((tuplehash *)st)->sp, out, len);
 }
 
-static const mode_ops tuplehash_ops = {sizeof(tuplehash), start, absorb,
-                                       finish, squeeze, NULL, announce, NULL, NULL,
-                                       NULL};
+static const mode_ops tuplehash_ops = {
+    .state_size = sizeof(tuplehash),
+    .start = start,
+    .absorb = absorb,
+    .finish = finish,
+    .squeeze = squeeze,
+    .announce = announce,
+};
 
 /* Default output as OpenSSL's: 2 * strength bits. */
-#define TUPLEHASH(strength)                                                  \
-    {&tuplehash_ops, 200 - (strength) / 4, 24, 0x04, strength,               \
-     (strength) / 4,                                                         \
-     MODE_OUTLEN | MODE_XOF | MODE_CUSTOM | MODE_ELEMENT | MODE_TEXT, NULL, 0}
+#define TUPLEHASH(strength_)                                                 \
+    {.ops = &tuplehash_ops,                                                  \
+     .rate = 200 - (strength_) / 4,                                          \
+     .rounds = 24,                                                           \
+     .domain = 0x04,                                                         \
+     .strength = strength_,                                                  \
+     .outlen = (strength_) / 4,                                              \
+     .takes = MODE_OUTLEN | MODE_XOF | MODE_CUSTOM | MODE_ELEMENT | MODE_TEXT}
 
 const mode_desc mode_tuplehash128 = TUPLEHASH(128);
 const mode_desc mode_tuplehash256 = TUPLEHASH(256);
