@@ -5,7 +5,10 @@
  * -r, a directory among them stands for the regular files under it, depth
  * first, the names of each directory in byte order, each printed as reached
  * from the argument.  Only the directories on the current path are held
- * (each as the sorted list of its names), never the whole tree.
+ * (each as the sorted list of its names), never the whole tree.  Not
+ * fts(3): glibc's fts types an entry only by a stat of each (d_type is
+ * not passed on), and without FTS_NOCHDIR it moves the process's working
+ * directory under the workers' relative opens (docs/benchmarks.md).
  */
 #ifndef KSUM_CLI_WALK_H
 #define KSUM_CLI_WALK_H
