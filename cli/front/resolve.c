@@ -306,8 +306,16 @@ static int check_several(const options *o, resolved *r)
         usage_hint();
         return 0;
     }
-    r->tagged = 1;
     return 1;
+}
+
+static line_style line_style_of(const options *o, const resolved *r)
+{
+    line_style s = {.form = o->raw ? LINE_RAW : o->no_names ? LINE_SUM_ONLY
+                          : o->tag || r->nalgs > 1 ? LINE_TAGGED : LINE_UNTAGGED,
+                    .base64 = o->base64, .binary = o->binary, .end = o->zero ? '\0' : '\n'};
+
+    return s;
 }
 
 /* The parameter options whose values the provider judges one at a time:
@@ -410,6 +418,7 @@ int options_resolve(options *o, OSSL_LIB_CTX *lib, resolved *r)
     if (o->check && !o->alg_given ? !values_accepted_unswitched(o, lib)
                                   : !values_accepted(o, r, lib))
         return 0;
+    r->line = line_style_of(o, r);
     o->evp = r;
     return 1;
 }

@@ -9,6 +9,22 @@
 #include "front/hasher.h"
 #include "front/options.h"
 
+/* How a checksum line looks (report/output.h), settled once from the
+ * options. */
+typedef enum line_form {
+    LINE_UNTAGGED,  /* HEX  NAME, or HEX *NAME with --binary */
+    LINE_TAGGED,    /* ALGO (NAME) = HEX: --tag, or several algorithms */
+    LINE_SUM_ONLY,  /* HEX alone: --no-names */
+    LINE_RAW,       /* the sum's bytes alone, no line end: --raw */
+} line_form;
+
+typedef struct line_style {
+    line_form form;
+    int base64;     /* HEX in base64 */
+    int binary;     /* '*' before NAME in an untagged line */
+    char end;       /* '\n', or '\0' with --zero */
+} line_style;
+
 /* What EVP answered for the options: the algorithms asked for, each once
  * (by provider name), in order, and what each takes.  Several are computed
  * from one read of each file. */
@@ -19,7 +35,7 @@ typedef struct resolved {
     algorithm_facts facts_of[OPTIONS_ALGS_MAX];
     size_t nalgs;
     unsigned takes_any;      /* what at least one of them takes */
-    int tagged;              /* several: each line names its algorithm, as --tag */
+    line_style line;         /* several algorithms: tagged, each line names its own */
 } resolved;
 
 /* The conflicts between options that need no provider, in a fixed order;

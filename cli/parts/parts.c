@@ -1036,7 +1036,7 @@ static int print_combined(const options *o, hasher *h, EVP_MD_CTX *ctx,
     int err;
 
     h->md_ctx = ctx;   /* squeezed from the final node */
-    err = print_sum_line(o, h, &name, 1, &src);
+    err = print_sum_line(&o->evp->line, h, &name, 1, &src);
     h->md_ctx = held;
     if (err == KSUM_EHASH)
         final_node_failed(head);

@@ -15,20 +15,20 @@
 /* len bytes on standard output as the options ask: hex, base64 or raw.
  * Returns 0 as soon as a write has failed.  Pieces of a streamed sum join
  * up: each but the last is a multiple of 3 bytes long. */
-static int print_digest(const options *o, const uint8_t *buf, size_t len)
+static int print_digest(const line_style *ls, const uint8_t *buf, size_t len)
 {
     enum { PIECE = 1536 };      /* a multiple of 3 */
     char text[2 * PIECE];
 
     for (size_t done = 0; done < len; done += PIECE) {
         size_t take = len - done < PIECE ? len - done : PIECE, n;
-        if (o->raw) {
+        if (ls->form == LINE_RAW) {
             n = fwrite(buf + done, 1, take, stdout);
             if (n != take || ferror(stdout))
                 return 0;
             continue;
         }
-        n = o->base64 ? base64_encode(buf + done, take, text)
+        n = ls->base64 ? base64_encode(buf + done, take, text)
                       : hex_encode(buf + done, take, text);
         /* A full disk or a closed pipe stops a long output here, not after
          * squeezing the rest. */
@@ -43,15 +43,15 @@ static int print_digest(const options *o, const uint8_t *buf, size_t len)
  * to grow under an address-space limit. */
 #define SQUEEZE_PIECE 16383
 
-static int print_sum(const options *o, const sum_source *sum, uint8_t *chunk)
+static int print_sum(const line_style *ls, const sum_source *sum, uint8_t *chunk)
 {
     if (sum->h == NULL)
-        return print_digest(o, sum->buf, sum->len) ? 0 : KSUM_EWRITE;
+        return print_digest(ls, sum->buf, sum->len) ? 0 : KSUM_EWRITE;
     for (size_t done = 0; done < sum->len;) {
         size_t take = sum->len - done < SQUEEZE_PIECE ? sum->len - done : SQUEEZE_PIECE;
         if (!hasher_squeeze(sum->h, chunk, take))
             return KSUM_EHASH;
-        if (!print_digest(o, chunk, take))
+        if (!print_digest(ls, chunk, take))
             return KSUM_EWRITE;
         done += take;
     }
@@ -71,35 +71,35 @@ static void print_tag(const hasher *h, size_t len)
 }
 
 /* The line of print_sum_line, with chunk for a squeezed sum. */
-static int print_line(const options *o, const hasher *h, char *const *names, size_t n,
+static int print_line(const line_style *ls, const hasher *h, char *const *names, size_t n,
                       const sum_source *sum, uint8_t *chunk)
 {
-    int named = !o->raw && !o->no_names;
-    int escape = named && !o->zero && names_need_escape(names, n), err;
+    int named = ls->form == LINE_UNTAGGED || ls->form == LINE_TAGGED;
+    int escape = named && ls->end != '\0' && names_need_escape(names, n), err;
 
-    if (o->raw)
-        return print_sum(o, sum, chunk);
+    if (ls->form == LINE_RAW)
+        return print_sum(ls, sum, chunk);
     if (escape)
         putchar('\\');
-    if (o->tag || o->evp->tagged) {
+    if (ls->form == LINE_TAGGED) {
         print_tag(h, sum->len);
         fputs(" (", stdout);
         print_names(stdout, names, n, escape);
         fputs(") = ", stdout);
-        err = print_sum(o, sum, chunk);
+        err = print_sum(ls, sum, chunk);
     } else {
-        err = print_sum(o, sum, chunk);
+        err = print_sum(ls, sum, chunk);
         if (err != KSUM_EWRITE && named) {
-            fputs(o->binary ? " *" : "  ", stdout);
+            fputs(ls->binary ? " *" : "  ", stdout);
             print_names(stdout, names, n, escape);
         }
     }
     if (err != KSUM_EWRITE)
-        putchar(o->zero ? '\0' : '\n');
+        putchar(ls->end);
     return err;
 }
 
-int print_sum_line(const options *o, const hasher *h, char *const *names,
+int print_sum_line(const line_style *ls, const hasher *h, char *const *names,
                    size_t n, const sum_source *sum)
 {
     uint8_t *chunk = sum->h != NULL ? malloc(SQUEEZE_PIECE) : NULL;
@@ -107,7 +107,7 @@ int print_sum_line(const options *o, const hasher *h, char *const *names,
 
     if (sum->h != NULL && chunk == NULL)
         return ENOMEM;  /* nothing printed yet */
-    err = print_line(o, h, names, n, sum, chunk);
+    err = print_line(ls, h, names, n, sum, chunk);
     free(chunk);
     return output_ok() ? err : KSUM_EWRITE;
 }

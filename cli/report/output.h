@@ -10,7 +10,7 @@
 
 #include "base/messages.h"
 #include "front/hasher.h"
-#include "front/options.h"
+#include "front/resolve.h"
 
 /* A checksum to print: len bytes in buf, or, when h is set, squeezed from
  * h while it is printed. */
@@ -24,12 +24,11 @@ typedef struct sum_source {
  * for a sum of h's algorithm; ALGO is "NAME-BITS" for a length other than
  * the default.  NAME is the n names joined by tabs (TupleHash's tuple of
  * files; a tab in a name is escaped, so the tabs between them are the only
- * ones).  The options' forms: HEX in base64 (--base64); HEX alone
- * (--no-names); the sum's bytes alone, no line end (--raw).  Returns 0,
+ * ones), in the form ls says (resolve.h).  Returns 0,
  * KSUM_EHASH when squeezing failed, ENOMEM (nothing printed) when there is
  * no memory to squeeze into, or KSUM_EWRITE when standard output failed
  * (reported; stop writing). */
-int print_sum_line(const options *o, const hasher *h, char *const *names,
+int print_sum_line(const line_style *ls, const hasher *h, char *const *names,
                    size_t n, const sum_source *sum);
 
 #endif

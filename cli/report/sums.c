@@ -104,7 +104,7 @@ static int print_sums(hash_run *h, const char *name, const file_result *r)
 
     for (size_t k = 0, at = 0; err == 0 && k < s->n; k++) {
         sum_source src = {r->sums + at, s->hs[k].size, s->sums[k] == NULL ? &s->hs[k] : NULL};
-        err = print_sum_line(h->o, &s->hs[k], (char *const *)&name, 1, &src);
+        err = print_sum_line(&h->o->evp->line, &s->hs[k], (char *const *)&name, 1, &src);
         at += src.h == NULL ? src.len : 0;
     }
     h->ok &= err == 0;
@@ -215,7 +215,7 @@ static int hash_files_as_tuple(const options *o, OSSL_LIB_CTX *lib)
         sum_source src = {sum, h.size, hasher_streams(&h) ? &h : NULL};
         err = hash_tuple(&h, o->files, n, &in, src.h ? NULL : sum, &failed);
         if (err == 0)
-            err = print_sum_line(o, &h, o->files, n, &src);
+            err = print_sum_line(&o->evp->line, &h, o->files, n, &src);
     } else {
         failed = "ksum";
     }

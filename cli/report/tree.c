@@ -171,7 +171,7 @@ static char *dir_name(const char *path)
 static int print_value(folder *f, hasher *h, const char *name, const uint8_t *buf, size_t len)
 {
     sum_source src = {buf, len, buf == NULL ? h : NULL};
-    int err = print_sum_line(f->o, h, (char *const *)&name, 1, &src);
+    int err = print_sum_line(&f->o->evp->line, h, (char *const *)&name, 1, &src);
 
     if (err != 0 && err != KSUM_EWRITE) {
         report_error(name, err, NULL);
