@@ -221,6 +221,8 @@ typedef struct checker {
     int form;               /* of its untagged lines (check.h) */
     int keyed;              /* a key was given: every line must be verified */
     unsigned applied;       /* TAKES_* of the algorithms of the lines checked */
+    char fits[CHECK_TAG_MAX + 320]; /* note_fits's, for the list's summary */
+    size_t fit_none;        /* the last hex length note_fits found no fit for */
     struct {                /* the last tag resolved, for lists of one kind */
         char text[CHECK_TAG_MAX + 1];
         int fate, xof;
@@ -792,6 +794,30 @@ static void fate_text(const checker *c, const check_line *l, const line_plan *p,
     }
 }
 
+/* An untagged digest of hex digits that did not fit: the switches of the
+ * algorithms whose default output is that long, as EVP describes them,
+ * kept for the list's summary (a k12.sum checked without --k12 said only
+ * that nothing was formatted).  The first length some algorithm fits. */
+static void note_fits(checker *c, size_t hex)
+{
+    size_t start, used;
+    algorithm_facts f;
+
+    if (c->fits[0] != '\0' || c->keyed || hex == c->fit_none)
+        return;
+    start = used = (size_t)snprintf(c->fits, sizeof c->fits, "lines of %zu hex digits fit "
+                                    "the default length of ", hex);
+    for (const algorithm *a = algorithms; a < algorithms + algorithm_count &&
+                                          used < sizeof c->fits; a++)
+        if (algorithm_describe(c->facts.lib, a, &f) &&
+            2 * (f.fixed_size ? f.fixed_size : f.default_size) == hex)
+            used += (size_t)snprintf(c->fits + used, sizeof c->fits - used, "%s--%s%s%s",
+                                     used > start ? ", " : "", a->option,
+                                     a->alias ? ", --" : "", a->alias ? a->alias : "");
+    if (used == start)
+        c->fits[0] = '\0', c->fit_none = hex;
+}
+
 /* The item of the line just read; 0 for a blank or comment line, which
  * counts nowhere. */
 static int line_item(checker *c, check_item *it)
@@ -800,7 +826,7 @@ static int line_item(checker *c, check_item *it)
     size_t len = c->r.len;
     check_line l;
     line_plan p;
-    int fate = LINE_IMPROPER;
+    int fate = LINE_IMPROPER, hex = 0;
 
     if (len > 0 && line[len - 1] == '\n')
         line[--len] = '\0';
@@ -808,10 +834,13 @@ static int line_item(checker *c, check_item *it)
         line[--len] = '\0';
     if (len == 0 || line[0] == '#')
         return 0;
-    if (check_parse_line(line, len, &c->form, &l))
+    if (check_parse_line(line, len, &c->form, &l)) {
         fate = line_algorithm(c, &l, &p);
-    if (fate == LINE_CHECKED)
-        fate = check_entry(c, &l, &p, it);
+        /* before check_entry decodes the digest in place */
+        hex = l.tag == NULL && l.digest_len % 2 == 0 && is_hex(l.digest, l.digest_len);
+    }
+    if (fate == LINE_CHECKED && (fate = check_entry(c, &l, &p, it)) == LINE_IMPROPER && hex)
+        note_fits(c, l.digest_len);
     if (fate == LINE_CHECKED)
         return 1;
     it->kind = ITEM_IMPROPER;
@@ -844,7 +873,16 @@ static void hint_default(const check_printer *c, const char *file, const counts 
                  file, tag);
 }
 
-static int summarize(const check_printer *c, const char *file, const counts *n)
+/* note_fits's switches, and how to name one. */
+static void hint_fits(const char *file, const char *fits)
+{
+    if (*fits != '\0')
+        message_fail("%s: %s; name the algorithm that made them with its switch or -a NAME",
+                     file, fits);
+}
+
+static int summarize(const check_printer *c, const char *file, const counts *n,
+                     const char *fits)
 {
     const options *o = c->o;
     unsigned long verified = n->matched + n->mismatched + n->unreadable;
@@ -855,6 +893,8 @@ static int summarize(const check_printer *c, const char *file, const counts *n)
             warn_count(file, n->misformatted, "line was not verified",
                        "lines were not verified");
         message_fail("%s: no properly formatted checksum lines found", file);
+        if (!o->status)
+            hint_fits(file, fits);
         return 0;
     }
     if (!o->status) {
@@ -865,6 +905,8 @@ static int summarize(const check_printer *c, const char *file, const counts *n)
         else
             warn_count(file, n->misformatted, "line is improperly formatted",
                        "lines are improperly formatted");
+        if (o->warn)
+            hint_fits(file, fits);
         warn_count(file, n->lines_unread, "line could not be read",
                    "lines could not be read");
         warn_count(file, n->unreadable, "listed file could not be read",
@@ -942,6 +984,8 @@ static void list_item(checker *c, check_item *it)
         if (got == LINE_END) {
             close_list(c);
             it->kind = ITEM_SUMMARY;
+            snprintf(it->why, sizeof it->why, "%s", c->fits);
+            c->fits[0] = '\0';
             return;
         }
         it->lineno = ++c->lineno;
@@ -1036,7 +1080,7 @@ static int print_item(void *ctx, void *item, file_result *r, file_progress *prog
         run_out(c, 0);
         break;
     default:
-        c->ok &= summarize(c, it->label, &c->n);
+        c->ok &= summarize(c, it->label, &c->n, it->why);
         memset(&c->n, 0, sizeof c->n);
     }
     return c->stopped ? KSUM_EWRITE : c->no_memory ? ENOMEM : 0;
