@@ -300,6 +300,7 @@ typedef struct check_printer {
     const options *o;
     hasher_cache hashers;
     input in;
+    progress *pg;           /* --progress, or NULL */
     int keyed;
     int stdin_is_list;      /* a check file is standard input: '-' is refused */
     int stdin_is_tty;       /* so is a terminal: a list must not wait on the user */
@@ -451,15 +452,16 @@ static void verify(check_printer *c, const check_item *it, const file_result *r)
         r = NULL;
     /* The reading could not open its algorithm: memory, as it was opened
      * when the options were resolved. */
-    if (it->unfetched) {
-        run_out(c, 0);
+    if (it->unfetched || (r == NULL && it->err == 0 &&
+                          (h = cache_get(&c->hashers, &it->d)) == NULL)) {
+        progress_hold(c->pg);
+        run_out(c, !it->unfetched);
         return;
     }
-    if (r == NULL && it->err == 0 && (h = cache_get(&c->hashers, &it->d)) == NULL) {
-        run_out(c, 1);
-        return;
-    }
+    if (h != NULL)  /* hashed here: shown as a worker's file is */
+        progress_show(c->pg, it->e.names[0], c->in.progress);
     err = compare_line(c, it, r, h, &equal, &failed, &why);
+    progress_hold(c->pg);
     if (err == ENOMEM) {
         run_out(c, 0);
         return;
@@ -1053,7 +1055,9 @@ static int print_item(void *ctx, void *item, file_result *r, file_progress *prog
     check_printer *c = &((check_run *)ctx)->printer;
     check_item *it = item;
 
-    (void)progress;     /* --progress is not for check mode */
+    c->in.progress = progress;
+    if (it->kind != ITEM_LINE)
+        progress_hold(c->pg);   /* verify holds it once hashed */
     switch (it->kind) {
     case ITEM_LINE:
         verify(c, it, r);
@@ -1083,6 +1087,7 @@ static int print_item(void *ctx, void *item, file_result *r, file_progress *prog
         c->ok &= summarize(c, it->label, &c->n, it->why);
         memset(&c->n, 0, sizeof c->n);
     }
+    progress_resume(c->pg);
     return c->stopped ? KSUM_EWRITE : c->no_memory ? ENOMEM : 0;
 }
 
@@ -1177,8 +1182,11 @@ int check_files(const options *o, OSSL_LIB_CTX *lib)
     warn_keyless(o);
     road_client c = {sizeof(check_item), next_item, item_ready, print_item, drop_item, run,
                      CACHE_KEYS, NULL, 0};
-    ok = road_run(&r, lib, &c, NULL) && run->printer.ok && !run->printer.stopped &&
+    /* --status asks for silence: no display either */
+    run->printer.pg = progress_start(o->progress && !o->status);
+    ok = road_run(&r, lib, &c, run->printer.pg) && run->printer.ok && !run->printer.stopped &&
          !run->printer.no_memory;
+    progress_stop(run->printer.pg);
     if (!run->printer.stopped && !run->printer.no_memory)
         warn_unapplied(&run->reader);
     check_run_close(run);
