@@ -889,11 +889,12 @@ static int summarize(const check_printer *c, const char *file, const counts *n,
     const options *o = c->o;
     unsigned long verified = n->matched + n->mismatched + n->unreadable;
     int all_count = o->strict || c->keyed;
+    const char *one = c->keyed ? "line was not verified" : "line is improperly formatted";
+    const char *many = c->keyed ? "lines were not verified" : "lines are improperly formatted";
 
     if (verified + n->ignored == 0) {
         if (c->keyed && !o->status)
-            warn_count(file, n->misformatted, "line was not verified",
-                       "lines were not verified");
+            warn_count(file, n->misformatted, one, many);
         message_fail("%s: no properly formatted checksum lines found", file);
         if (!o->status)
             hint_fits(file, fits);
@@ -901,12 +902,7 @@ static int summarize(const check_printer *c, const char *file, const counts *n,
     }
     if (!o->status) {
         hint_default(c, file, n);
-        if (c->keyed)
-            warn_count(file, n->misformatted, "line was not verified",
-                       "lines were not verified");
-        else
-            warn_count(file, n->misformatted, "line is improperly formatted",
-                       "lines are improperly formatted");
+        warn_count(file, n->misformatted, one, many);
         if (o->warn)
             hint_fits(file, fits);
         warn_count(file, n->lines_unread, "line could not be read",
