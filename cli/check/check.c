@@ -221,6 +221,8 @@ typedef struct checker {
     int form;               /* of its untagged lines (check.h) */
     int keyed;              /* a key was given: every line must be verified */
     unsigned applied;       /* TAKES_* of the algorithms of the lines checked */
+    char fits[CHECK_TAG_MAX + 320]; /* note_fits's, for the list's summary */
+    size_t fit_none;        /* the last hex length note_fits found no fit for */
     struct {                /* the last tag resolved, for lists of one kind */
         char text[CHECK_TAG_MAX + 1];
         int fate, xof;
@@ -298,6 +300,7 @@ typedef struct check_printer {
     const options *o;
     hasher_cache hashers;
     input in;
+    progress *pg;           /* --progress, or NULL */
     int keyed;
     int stdin_is_list;      /* a check file is standard input: '-' is refused */
     int stdin_is_tty;       /* so is a terminal: a list must not wait on the user */
@@ -449,15 +452,16 @@ static void verify(check_printer *c, const check_item *it, const file_result *r)
         r = NULL;
     /* The reading could not open its algorithm: memory, as it was opened
      * when the options were resolved. */
-    if (it->unfetched) {
-        run_out(c, 0);
+    if (it->unfetched || (r == NULL && it->err == 0 &&
+                          (h = cache_get(&c->hashers, &it->d)) == NULL)) {
+        progress_hold(c->pg);
+        run_out(c, !it->unfetched);
         return;
     }
-    if (r == NULL && it->err == 0 && (h = cache_get(&c->hashers, &it->d)) == NULL) {
-        run_out(c, 1);
-        return;
-    }
+    if (h != NULL)  /* hashed here: shown as a worker's file is */
+        progress_show(c->pg, it->e.names[0], c->in.progress);
     err = compare_line(c, it, r, h, &equal, &failed, &why);
+    progress_hold(c->pg);
     if (err == ENOMEM) {
         run_out(c, 0);
         return;
@@ -792,6 +796,30 @@ static void fate_text(const checker *c, const check_line *l, const line_plan *p,
     }
 }
 
+/* An untagged digest of hex digits that did not fit: the switches of the
+ * algorithms whose default output is that long, as EVP describes them,
+ * kept for the list's summary (a k12.sum checked without --k12 said only
+ * that nothing was formatted).  The first length some algorithm fits. */
+static void note_fits(checker *c, size_t hex)
+{
+    size_t start, used;
+    algorithm_facts f;
+
+    if (c->fits[0] != '\0' || c->keyed || hex == c->fit_none)
+        return;
+    start = used = (size_t)snprintf(c->fits, sizeof c->fits, "lines of %zu hex digits fit "
+                                    "the default length of ", hex);
+    for (const algorithm *a = algorithms; a < algorithms + algorithm_count &&
+                                          used < sizeof c->fits; a++)
+        if (algorithm_describe(c->facts.lib, a, &f) &&
+            2 * (f.fixed_size ? f.fixed_size : f.default_size) == hex)
+            used += (size_t)snprintf(c->fits + used, sizeof c->fits - used, "%s--%s%s%s",
+                                     used > start ? ", " : "", a->option,
+                                     a->alias ? ", --" : "", a->alias ? a->alias : "");
+    if (used == start)
+        c->fits[0] = '\0', c->fit_none = hex;
+}
+
 /* The item of the line just read; 0 for a blank or comment line, which
  * counts nowhere. */
 static int line_item(checker *c, check_item *it)
@@ -800,7 +828,7 @@ static int line_item(checker *c, check_item *it)
     size_t len = c->r.len;
     check_line l;
     line_plan p;
-    int fate = LINE_IMPROPER;
+    int fate = LINE_IMPROPER, hex = 0;
 
     if (len > 0 && line[len - 1] == '\n')
         line[--len] = '\0';
@@ -808,10 +836,13 @@ static int line_item(checker *c, check_item *it)
         line[--len] = '\0';
     if (len == 0 || line[0] == '#')
         return 0;
-    if (check_parse_line(line, len, &c->form, &l))
+    if (check_parse_line(line, len, &c->form, &l)) {
         fate = line_algorithm(c, &l, &p);
-    if (fate == LINE_CHECKED)
-        fate = check_entry(c, &l, &p, it);
+        /* before check_entry decodes the digest in place */
+        hex = l.tag == NULL && l.digest_len % 2 == 0 && is_hex(l.digest, l.digest_len);
+    }
+    if (fate == LINE_CHECKED && (fate = check_entry(c, &l, &p, it)) == LINE_IMPROPER && hex)
+        note_fits(c, l.digest_len);
     if (fate == LINE_CHECKED)
         return 1;
     it->kind = ITEM_IMPROPER;
@@ -844,27 +875,36 @@ static void hint_default(const check_printer *c, const char *file, const counts 
                  file, tag);
 }
 
-static int summarize(const check_printer *c, const char *file, const counts *n)
+/* note_fits's switches, and how to name one. */
+static void hint_fits(const char *file, const char *fits)
+{
+    if (*fits != '\0')
+        message_fail("%s: %s; name the algorithm that made them with its switch or -a NAME",
+                     file, fits);
+}
+
+static int summarize(const check_printer *c, const char *file, const counts *n,
+                     const char *fits)
 {
     const options *o = c->o;
     unsigned long verified = n->matched + n->mismatched + n->unreadable;
     int all_count = o->strict || c->keyed;
+    const char *one = c->keyed ? "line was not verified" : "line is improperly formatted";
+    const char *many = c->keyed ? "lines were not verified" : "lines are improperly formatted";
 
     if (verified + n->ignored == 0) {
         if (c->keyed && !o->status)
-            warn_count(file, n->misformatted, "line was not verified",
-                       "lines were not verified");
+            warn_count(file, n->misformatted, one, many);
         message_fail("%s: no properly formatted checksum lines found", file);
+        if (!o->status)
+            hint_fits(file, fits);
         return 0;
     }
     if (!o->status) {
         hint_default(c, file, n);
-        if (c->keyed)
-            warn_count(file, n->misformatted, "line was not verified",
-                       "lines were not verified");
-        else
-            warn_count(file, n->misformatted, "line is improperly formatted",
-                       "lines are improperly formatted");
+        warn_count(file, n->misformatted, one, many);
+        if (o->warn)
+            hint_fits(file, fits);
         warn_count(file, n->lines_unread, "line could not be read",
                    "lines could not be read");
         warn_count(file, n->unreadable, "listed file could not be read",
@@ -942,6 +982,8 @@ static void list_item(checker *c, check_item *it)
         if (got == LINE_END) {
             close_list(c);
             it->kind = ITEM_SUMMARY;
+            snprintf(it->why, sizeof it->why, "%s", c->fits);
+            c->fits[0] = '\0';
             return;
         }
         it->lineno = ++c->lineno;
@@ -1009,7 +1051,9 @@ static int print_item(void *ctx, void *item, file_result *r, file_progress *prog
     check_printer *c = &((check_run *)ctx)->printer;
     check_item *it = item;
 
-    (void)progress;     /* --progress is not for check mode */
+    c->in.progress = progress;
+    if (it->kind != ITEM_LINE)
+        progress_hold(c->pg);   /* verify holds it once hashed */
     switch (it->kind) {
     case ITEM_LINE:
         verify(c, it, r);
@@ -1036,9 +1080,10 @@ static int print_item(void *ctx, void *item, file_result *r, file_progress *prog
         run_out(c, 0);
         break;
     default:
-        c->ok &= summarize(c, it->label, &c->n);
+        c->ok &= summarize(c, it->label, &c->n, it->why);
         memset(&c->n, 0, sizeof c->n);
     }
+    progress_resume(c->pg);
     return c->stopped ? KSUM_EWRITE : c->no_memory ? ENOMEM : 0;
 }
 
@@ -1133,8 +1178,11 @@ int check_files(const options *o, OSSL_LIB_CTX *lib)
     warn_keyless(o);
     road_client c = {.item_size = sizeof(check_item), .next = next_item, .ready = item_ready,
                      .print = print_item, .drop = drop_item, .ctx = run, .nkeys = CACHE_KEYS};
-    ok = road_run(&r, lib, &c, NULL) && run->printer.ok && !run->printer.stopped &&
+    /* --status asks for silence: no display either */
+    run->printer.pg = progress_start(o->progress && !o->status);
+    ok = road_run(&r, lib, &c, run->printer.pg) && run->printer.ok && !run->printer.stopped &&
          !run->printer.no_memory;
+    progress_stop(run->printer.pg);
     if (!run->printer.stopped && !run->printer.no_memory)
         warn_unapplied(&run->reader);
     check_run_close(run);

@@ -19,10 +19,9 @@
  * taken here when there is -r and no --check. */
 static int walk_options_agree(options *o)
 {
-    if (o->check && (o->recursive || o->files_from || o->progress))
+    if (o->check && (o->recursive || o->files_from))
         return usage_error("%s is not meaningful with --check",
-                           o->recursive ? "--recursive" : o->files_from ? "--files-from"
-                           : "--progress");
+                           o->recursive ? "--recursive" : "--files-from");
     if (o->dereference && !o->recursive)
         return usage_error("--dereference is only meaningful with --recursive");
     if (o->files_from != NULL && o->operands)

@@ -7,6 +7,7 @@ and --quiet undo each other as in GNU coreutils; a TupleHash line is
 ignored by --ignore-missing only when all its files are missing, and the
 message about a '-' element names that element."""
 import os
+import re
 import subprocess
 
 import pytest
@@ -167,3 +168,36 @@ def test_check_options_without_check_still_refused(files, options):
     code, out, err = run(["-r"] + options + ["."], cwd=files)
     assert code == 1 and out == b""
     assert "option is meaningful only when verifying checksums" in err
+
+
+def test_a_list_of_another_length_names_the_switches_of_that_length(files):
+    """A list made with --k12, checked without it, has no line of SHA3-256's
+    length: the message names the switches whose default output has the
+    lines' hex digits (as EVP reports each default) and how to name one."""
+    (files / "k12.sum").write_bytes(run(["--k12", "abc.txt"], cwd=files)[1])
+    code, out, err = run(["-c", "k12.sum"], cwd=files)
+    assert code == 1 and out == b""
+    first, hint = err.splitlines()
+    assert first == "ksum: k12.sum: no properly formatted checksum lines found"
+    head, fits, tail = re.fullmatch(r"(ksum: k12.sum: lines of 32 hex digits fit the default "
+                                    r"length of )(.*)(; name .*)", hint).groups()
+    assert "--k12" in fits.split(", ") and "--shake128" in fits and "--sha3-256" not in fits
+    assert tail == "; name the algorithm that made them with its switch or -a NAME"
+    assert run(["--k12", "-c", "k12.sum"], cwd=files) == (0, b"abc.txt: OK\n", "")
+    # --status prints only coreutils' line, a key no hint (it says which lines
+    # it did not verify), and a length no default has no hint
+    assert run(["--status", "-c", "k12.sum"], cwd=files)[2] == first + "\n"
+    assert "fit" not in run(["--kmac128", "-k", "00", "-c", "k12.sum"], cwd=files)[2]
+    (files / "odd.sum").write_text("abcdef  abc.txt\n")
+    assert run(["-c", "odd.sum"], cwd=files)[2] == "ksum: odd.sum: no properly formatted " \
+                                                   "checksum lines found\n"
+    # with lines that verify, the hint follows the count of improper ones
+    # only with -w, which names each of them
+    (files / "mixed.sum").write_bytes(run(["abc.txt"], cwd=files)[1] +
+                                      (files / "k12.sum").read_bytes())
+    code, out, err = run(["-c", "mixed.sum"], cwd=files)
+    assert code == 0 and "fit" not in err
+    code, out, err = run(["-c", "-w", "mixed.sum"], cwd=files)
+    assert code == 0 and err.splitlines()[1:] == [
+        "ksum: WARNING: mixed.sum: 1 line is improperly formatted",
+        hint.replace("k12.sum", "mixed.sum")]

@@ -22,6 +22,7 @@ import subprocess
 import pytest
 
 from conftest import KSUM, run
+from test_cli import help_switches
 
 MiB = 1 << 20
 SANITIZED = os.environ.get("KSUM_SANITIZED") == "1"
@@ -47,6 +48,11 @@ KEYLESS_MANY = ("KMAC lines were checked with the empty key (no key given), "
                 "which anyone can compute")
 HINT = ("untagged lines were checked as SHA3-256, since no algorithm was named; "
         "name another with -a NAME or its switch (--sha3-512, --k12, ...)")
+# The switches by the hex digits of their default output, as ksum makes it:
+# the length hint after an untagged line of another length names them.
+FITS = {}
+for _sw in help_switches():
+    FITS.setdefault(len(run([f"--{_sw}", "/dev/null"])[1].split()[0]), []).append(f"--{_sw}")
 # Under the address-space limit ksum runs (it needs less than 40 MiB), a line
 # of SPARSE bytes never fits; it is a hole in the file, so cheap to read.
 LIMIT = 80 * MiB
@@ -201,6 +207,7 @@ class Model:
         self.ok_untagged = 0
         self.keyless = 0           # KMAC lines verified with no key and no switch
         self.stdin_left = world[2]
+        self.fits = None           # the first untagged hex length of FITS misformatted
 
     def fate(self, line):
         """(kind, reason for FAILED open or read)."""
@@ -222,6 +229,10 @@ class Model:
                                   + KEYED_RULE)
         fixed = alg not in VARIABLE or self.keyed
         if line.digest is None or (fixed and len(line.digest) != ALGS[alg]):
+            digits = line.text.split(b" ")[0]
+            if line.tag is None and not self.keyed and len(digits) in FITS and \
+                    re.fullmatch(rb"[0-9a-fA-F]+", digits) and self.fits is None:
+                self.fits = len(digits)
             return MISFORMATTED, None
         if line.name in MISSING:
             return (IGNORED, None) if self.ignore_missing else \
@@ -273,12 +284,16 @@ def summary(label, c, model, lines):
         if model.keyed else plural(c[MISFORMATTED], "line is improperly formatted",
                                    "lines are improperly formatted")
     keyless, model.keyless = model.keyless, 0
+    fits = [] if model.fits is None else [
+        f"ksum: {label}: lines of {model.fits} hex digits fit the default length of "
+        f"{', '.join(FITS[model.fits])}; name the algorithm that made them with its switch "
+        "or -a NAME"]
+    model.fits = None
     if formatted == 0:
         model.failed_untagged = model.ok_untagged = 0
         return ([f"ksum: WARNING: {label}: {w}" for w in not_verified] * model.keyed +
-                [f"ksum: {label}: no properly formatted checksum lines found"])
-    warnings = (not_verified +
-                plural(c[UNREAD], "line could not be read", "lines could not be read") +
+                [f"ksum: {label}: no properly formatted checksum lines found"] + fits)
+    warnings = (plural(c[UNREAD], "line could not be read", "lines could not be read") +
                 plural(c[OPENFAIL], "listed file could not be read",
                        "listed files could not be read") +
                 plural(c[FAILED], "computed checksum did NOT match",
@@ -287,6 +302,8 @@ def summary(label, c, model, lines):
     out = [f"ksum: {label}: {HINT}"] * (model.mode == "default" and model.failed_untagged > 0
                                         and model.ok_untagged == 0)
     model.failed_untagged = model.ok_untagged = 0
+    # the hint follows the count of improper lines, with -w as here
+    out += [f"ksum: WARNING: {label}: {w}" for w in not_verified] + fits
     out += [f"ksum: WARNING: {label}: {w}" for w in warnings]
     if model.ignore_missing and formatted == c[IGNORED]:
         out.append(f"ksum: {label}: no file was verified")

@@ -138,3 +138,70 @@ def test_no_terminal_no_progress(tmp_path):
     code, out, err = run(["--progress", "big", "-"], cwd=tmp_path, input=b"x")
     assert code == 0 and err == ""
     assert out == run(["big", "-"], cwd=tmp_path, input=b"x")[1]
+
+
+def check_list(tmp_path, size):
+    """A --sha3-512 list of a big file, a small one, a missing one and
+    standard input (hashed by the printing thread, not a worker), and a
+    line that fails."""
+    sparse(tmp_path / "big", size)
+    (tmp_path / "small").write_bytes(b"abc")
+    sums = run(["--sha3-512", "big", "small"], cwd=tmp_path)[1].decode()
+    bad = sums.splitlines()[1].replace("  small", "  missing")
+    stdin_line = sums.splitlines()[0].replace("  big", "  -")
+    (tmp_path / "L").write_text(sums + bad + "\n" + stdin_line + "\n" + "0" * 128 + "  small\n")
+    return ["--sha3-512", "-c", "L"]
+
+
+PROGRESS_OF = r"^{}: [0-9.]+ [KMG]?i?B of {} \(\d+%\), [0-9.]+ [KMG]?i?B/s, \d+:\d\d left\s*$"
+
+
+@needs_tmux
+def test_check_shows_progress_and_leaves_the_verdicts(tmp_path, pane):
+    """-c --progress shows each listed file as it is hashed, a worker's
+    file with its size and standard input with its bytes; at the end the
+    terminal holds what -c alone prints, and the same exit status."""
+    start, screen = pane
+    args = check_list(tmp_path, HALF)
+    start(f"cat big | {shlex.quote(KSUM)} --progress {' '.join(args)}")
+    wait_for(screen, PROGRESS_OF.format("big", re.escape(shown(HALF))), 120)
+    wait_for(screen, r"^-: [0-9.]+ [KMG]?i?B, [0-9.]+ [KMG]?i?B/s\s*$", 120)
+    final = wait_for(screen, r"^EXIT=\d+", 600)
+    code, out, err = run(args, cwd=tmp_path, input=(tmp_path / "big").read_bytes())
+    lines = [l.rstrip() for l in final.splitlines() if l.strip()]
+    # the terminal shows standard error's lines among standard output's:
+    # compare each stream's lines in order
+    assert [l for l in lines if l.startswith("ksum: ")] == err.splitlines()
+    assert [l for l in lines if not l.startswith(("ksum: ", "EXIT="))] == \
+        out.decode().splitlines()
+    assert lines[-1] == f"EXIT={code}" and code == 1
+
+
+@needs_tmux
+def test_check_progress_with_stdout_redirected_and_status(tmp_path, pane):
+    """Standard output to a file holds the same bytes as without --progress;
+    --status shows no progress at all, and exits as without it."""
+    start, screen = pane
+    args = check_list(tmp_path, HALF)
+    start(f"{shlex.quote(KSUM)} --progress {' '.join(args)} < /dev/null > out; "
+          f"echo CODE=$?; {shlex.quote(KSUM)} --progress --status {' '.join(args)} < /dev/null")
+    wait_for(screen, PROGRESS_OF.format("big", re.escape(shown(HALF))), 120)
+    text = wait_for(screen, r"^CODE=\d+", 600)
+    code, out, err = run(args, cwd=tmp_path, input=b"")
+    assert (tmp_path / "out").read_bytes() == out
+    assert f"CODE={code}" in text
+    end = time.time() + 600
+    while "EXIT=" not in (text := screen()) and time.time() < end:
+        assert not re.search(r"big: .* of ", text), text
+        time.sleep(0.05)
+    lines = [l.rstrip() for l in text.splitlines() if l.strip()]
+    assert lines == err.splitlines() + [
+        f"CODE={code}", f"EXIT={run(['--status'] + args, cwd=tmp_path)[0]}"]
+
+
+def test_check_without_a_terminal_no_progress(tmp_path):
+    """Not a terminal: -c --progress prints byte for byte what -c prints."""
+    args = check_list(tmp_path, 64 << 20)
+    for extra in ([], ["--status"], ["--quiet"], ["-w"]):
+        assert run(["--progress"] + extra + args, cwd=tmp_path, input=b"x") == \
+            run(extra + args, cwd=tmp_path, input=b"x")

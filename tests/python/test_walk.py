@@ -264,7 +264,6 @@ def test_files_from_unreadable_list(tree, args, message):
     (["-L", "T"], "ksum: --dereference is only meaningful with --recursive"),
     (["-c", "-r", "S"], "ksum: --recursive is not meaningful with --check"),
     (["-c", "--files-from=list"], "ksum: --files-from is not meaningful with --check"),
-    (["-c", "--progress", "S"], "ksum: --progress is not meaningful with --check"),
     (["-w", "T/z"], "ksum: the --warn option is meaningful only when verifying checksums"),
     (["-w", "--files-from=list"],
      "ksum: the --warn option is meaningful only when verifying checksums"),
