@@ -27,6 +27,7 @@ typedef struct pattern {
  * socket, device) and '?' (could not be examined). */
 typedef struct level {
     char *path;             /* as printed */
+    tree_dir *dir;
     dev_t dev;
     ino_t ino;
     char *names;
@@ -226,25 +227,23 @@ static int changed(int fd, const struct stat *before)
            now.st_mtim.tv_nsec != before->st_mtim.tv_nsec;
 }
 
-/* Whether the directory open at fd is in the one read last: O_NOFOLLOW
- * guards the last part of a path only, and a directory on the way there,
- * replaced by a link since it was read, would lead the walk out of the
- * tree. */
-static int below(const tree_walk *w, int fd)
+static void dir_release(tree_dir *d)
 {
-    const level *up = &w->stack[w->depth - 1];
-    struct stat st;
-
-    return fstatat(fd, "..", &st, 0) == 0 && st.st_dev == up->dev && st.st_ino == up->ino;
+    if (d != NULL && __atomic_sub_fetch(&d->refs, 1, __ATOMIC_ACQ_REL) == 0) {
+        close(d->fd);
+        free(d);
+    }
 }
 
-/* Opens the directory at path (a DIR operand through a link, an entry
- * never), reads it and pushes it; its TREE_ENTER, or the error, in *it. */
+/* Opens the directory at path (a DIR operand through a link; an entry in
+ * the directory read last, never through one), reads it and pushes it,
+ * kept open; its TREE_ENTER, or the error, in *it. */
 static void enter(tree_walk *w, char *path, size_t name_at, tree_item *it)
 {
-    int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOCTTY | O_CLOEXEC |
-                            (w->depth > 0 ? O_NOFOLLOW : 0));
+    int fd = openat(w->depth > 0 ? w->stack[w->depth - 1].dir->fd : AT_FDCWD, path + name_at,
+                    O_RDONLY | O_DIRECTORY | O_NOCTTY | O_CLOEXEC | (w->depth > 0 ? O_NOFOLLOW : 0));
     struct stat st;
+    tree_dir *dir = NULL;
     DIR *d = NULL;
     int err = 0;
 
@@ -252,30 +251,32 @@ static void enter(tree_walk *w, char *path, size_t name_at, tree_item *it)
      * changed while the tree was walked. */
     if (fd < 0 || fstat(fd, &st) != 0)
         err = (errno == ELOOP || errno == ENOTDIR) && w->depth > 0 ? KSUM_ECHANGED : errno;
-    else if (w->depth > 0 && !below(w, fd))
-        err = KSUM_ECHANGED;
     else if (on_stack(w, &st))
         err = KSUM_ELOOP;
-    else if (!grow_stack(w))
+    else if (!grow_stack(w) || (dir = malloc(sizeof *dir)) == NULL)
         err = ENOMEM;
-    else if ((d = fdopendir(fd)) == NULL)
+    else if ((dir->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0 || (d = fdopendir(fd)) == NULL)
         err = errno;
     if (err != 0) {
         if (fd >= 0)
             close(fd);
+        if (dir != NULL && dir->fd >= 0)
+            close(dir->fd);
+        free(dir);
         error_item(it, path, err, NULL);
         return;
     }
+    dir->refs = 1;
     level *l = &w->stack[w->depth];
-    *l = (level){.path = path, .dev = st.st_dev, .ino = st.st_ino};
+    *l = (level){.path = path, .dir = dir, .dev = st.st_dev, .ino = st.st_ino};
     l->err = read_entries(w, d, l);
     if (l->err == 0 && changed(dirfd(d), &st))
         l->err = KSUM_ECHANGED;
     closedir(d);
     if (l->n > 1)
         qsort_r(l->at, l->n, sizeof *l->at, by_name, l->names);
-    *it = (tree_item){TREE_ENTER, strdup(path), name_at, w->depth, NULL, 0, 0, NULL,
-                      st.st_dev, st.st_ino};
+    *it = (tree_item){.kind = TREE_ENTER, .path = strdup(path), .name_at = name_at,
+                      .depth = w->depth, .dev = st.st_dev, .ino = st.st_ino};
     w->depth++;
     if (it->path == NULL)
         l->err = ENOMEM;
@@ -286,6 +287,7 @@ static void leave(tree_walk *w)
     level *l = &w->stack[--w->depth];
 
     free(l->path);
+    dir_release(l->dir);
     free(l->names);
     free(l->at);
 }
@@ -302,11 +304,11 @@ static char *join(const char *dir, const char *name)
 }
 
 /* A link's contents, read whole. */
-static void link_item(char *path, tree_item *it)
+static void link_item(const level *top, char *path, tree_item *it)
 {
     for (size_t size = 256;; size *= 2) {
         char *buf = malloc(size);
-        ssize_t got = buf != NULL ? readlink(path, buf, size) : -1;
+        ssize_t got = buf != NULL ? readlinkat(top->dir->fd, path + it->name_at, buf, size) : -1;
         if (got < 0) {
             /* EINVAL: no longer a link, changed since it was read */
             error_item(it, path, buf == NULL ? ENOMEM : errno == EINVAL ? KSUM_ECHANGED
@@ -353,10 +355,11 @@ static void walk_step(tree_walk *w, tree_item *it)
     switch (entry[0]) {
     case 'f':
         *it = (tree_item){.kind = TREE_FILE, .path = path, .name_at = it->name_at,
-                          .depth = w->depth};
+                          .dir = top->dir, .depth = w->depth};
+        __atomic_add_fetch(&top->dir->refs, 1, __ATOMIC_RELAXED);
         return;
     case 'l':
-        link_item(path, it);
+        link_item(top, path, it);
         return;
     case 'd':
         enter(w, path, it->name_at, it);
@@ -366,7 +369,8 @@ static void walk_step(tree_walk *w, tree_item *it)
                    "(--exclude leaves it out)");
         return;
     default:
-        error_item(it, path, lstat(path, &st) != 0 ? errno : ECHILD, NULL);
+        error_item(it, path, fstatat(top->dir->fd, entry + 1, &st, AT_SYMLINK_NOFOLLOW) != 0
+                                 ? errno : ECHILD, NULL);
     }
 }
 
@@ -407,8 +411,10 @@ void tree_item_free(tree_item *it)
 {
     free(it->path);
     free(it->target);
+    dir_release(it->dir);
     it->path = NULL;
     it->target = NULL;
+    it->dir = NULL;
 }
 
 tree_walk *tree_walk_open(char *const *roots, char *const *excludes, size_t n)
