@@ -242,13 +242,14 @@ static void read_ahead_alone(turns *t, in_flight *f)
 }
 
 /* One turn of f: the next bytes of its file to every context.  A big turn
- * needs the big buffer; without memory for it, turns stay small. */
+ * needs the big buffer (not when the reader's buffers come instead);
+ * without memory for it, turns stay small. */
 static void feed_turn(turns *t, in_flight *f)
 {
     size_t n = turn_of(t, f);
 
     read_ahead_alone(t, f);
-    if (n > t->turn && t->big_buf == NULL &&
+    if (n > t->turn && t->big_buf == NULL && !f->in.reading_ahead &&
         (t->big_buf = input_buffer_new(t->big)) == NULL)
         t->big = n = t->turn;
     f->r.err = feed_next(&f->in, f->hs, f->job.n, n > t->turn ? t->big_buf : t->buf, n);
