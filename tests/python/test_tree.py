@@ -801,3 +801,14 @@ def test_directories_held_open_fit_a_low_descriptor_limit(tmp_path, limit):
                        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE,
                                                              (limit, limit)))
     assert (p.returncode, p.stdout.decode(), p.stderr) == (0, want, b"")
+
+
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_a_file_named_dash_is_that_file(tmp_path, threads):
+    """Entries are opened by their names in their directory: one named
+    "-" is that file, never standard input."""
+    build(tmp_path / "T", [("-", b"dash\n"), ("a", b"a")])
+    p = subprocess.run([KSUM, "--tree", "--manifest", "--threads", threads, "T"], cwd=tmp_path,
+                       input=b"standard input\n", stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert p.returncode == 0 and p.stderr == b""
+    assert p.stdout.splitlines()[0] == hashlib.sha3_256(b"dash\n").hexdigest().encode() + b"  T/-"
