@@ -150,7 +150,8 @@ int file_unchanged(int fd, const struct stat *before)
            after.st_mtim.tv_nsec == before->st_mtim.tv_nsec;
 }
 
-int open_named(int dirfd, const char *path, int regular_only, int nofollow, int *fd, struct stat *st)
+int open_named(int dirfd, const char *path, int regular_only, int nofollow, int *fd,
+               struct stat *st)
 {
     int err = 0;
 

@@ -70,7 +70,8 @@ int file_unchanged(int fd, const struct stat *before);
  * (O_NONBLOCK: a FIFO without a writer); with nofollow, a symbolic link is
  * refused.  Returns 0 with *fd open and *st its status, or the errno value
  * or KSUM_E* code with *fd -1. */
-int open_named(int dirfd, const char *path, int regular_only, int nofollow, int *fd, struct stat *st);
+int open_named(int dirfd, const char *path, int regular_only, int nofollow, int *fd,
+               struct stat *st);
 
 /* How many more files may be open at once, beyond a few kept for the
  * walk's directory, a stream and the libraries (RLIMIT_NOFILE less what

@@ -158,6 +158,7 @@ static int changed(int fd, const struct stat *before)
            now.st_mtim.tv_nsec != before->st_mtim.tv_nsec;
 }
 
+/* One holder less; the last closes it. */
 static void dir_release(tree_dir *d)
 {
     if (d != NULL && __atomic_sub_fetch(&d->refs, 1, __ATOMIC_ACQ_REL) == 0) {
@@ -173,7 +174,8 @@ static void enter(tree_walk *w, char *path, size_t name_at, tree_item *it)
 {
     walk_stack *s = &w->stack;
     int fd = openat(s->depth > 0 ? s->at[s->depth - 1].dir->fd : AT_FDCWD, path + name_at,
-                    O_RDONLY | O_DIRECTORY | O_NOCTTY | O_CLOEXEC | (s->depth > 0 ? O_NOFOLLOW : 0));
+                    O_RDONLY | O_DIRECTORY | O_NOCTTY | O_CLOEXEC |
+                        (s->depth > 0 ? O_NOFOLLOW : 0));
     struct stat st;
     tree_dir *dir = NULL;
     DIR *d = NULL;

@@ -161,7 +161,8 @@ static int start(turns *t, size_t j, in_flight *f, const turns_source *src)
     memset(&f->r, 0, sizeof f->r);
     /* Regular files only, opened without waiting: something that is no
      * longer a regular file goes back to the pool, which decides. */
-    f->r.err = feed_open(&f->in, f->job.dirfd, f->job.path + f->job.name_at, 1, f->job.nofollow, f->job.progress);
+    f->r.err = feed_open(&f->in, f->job.dirfd, f->job.path + f->job.name_at, 1, f->job.nofollow,
+                         f->job.progress);
     if (f->r.err == 0 && (f->r.err = begin_contexts(t, j, f)) == 0) {
         /* Long: more than a big turn after its last pairing ends (a K12
          * file of megabytes: only its first chunk pairs).  Files taken
