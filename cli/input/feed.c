@@ -2,6 +2,7 @@
 #include "input/feed.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
@@ -29,20 +30,20 @@ void feed_watch_stdin(feed *f)
     f->watched = fstat(f->fd, &f->before) == 0 && S_ISREG(f->before.st_mode);
 }
 
-int feed_open(feed *f, const char *path, int regular_only, int nofollow,
+int feed_open(feed *f, int dirfd, const char *path, int regular_only, int nofollow,
               file_progress *progress)
 {
     int fd, err;
 
     f->owned = 0;           /* feed_close may follow a failed open */
     f->reading_ahead = 0;
-    if (strcmp(path, "-") == 0) {
+    if (dirfd == AT_FDCWD && strcmp(path, "-") == 0) {
         feed_use(f, STDIN_FILENO, progress);
         feed_watch_stdin(f);
         return 0;
     }
     /* regular_only: a FIFO named by a check file must not make the open wait. */
-    if ((err = open_named(path, regular_only, nofollow, &fd, &f->before)) != 0)
+    if ((err = open_named(dirfd, path, regular_only, nofollow, &fd, &f->before)) != 0)
         return err;
     feed_use(f, fd, progress);
     f->owned = 1;
@@ -205,7 +206,7 @@ int feed_path(hasher *const *hs, size_t n, const char *path, input *in,
               uint8_t *const *sums)
 {
     feed f;
-    int err = feed_open(&f, path, in->regular_only, in->nofollow, in->progress);
+    int err = feed_open(&f, AT_FDCWD, path, in->regular_only, in->nofollow, in->progress);
 
     if (err != 0)
         return err;

@@ -47,9 +47,10 @@ typedef struct feed {
     feed_ring ring;
 } feed;
 
-/* Opens the file at path ("-": standard input, judged for change when it is
- * a regular file) as open_named does; returns 0 or why not. */
-int feed_open(feed *f, const char *path, int regular_only, int nofollow,
+/* Opens the file at path in dirfd ("-" in AT_FDCWD: standard input, judged
+ * for change when it is a regular file) as open_named does; returns 0 or
+ * why not. */
+int feed_open(feed *f, int dirfd, const char *path, int regular_only, int nofollow,
               file_progress *progress);
 /* A descriptor already open (standard input, a temporary file), not judged
  * for change, not closed by feed_close. */

@@ -145,12 +145,13 @@ int file_unchanged(int fd, const struct stat *before)
            after.st_mtim.tv_nsec == before->st_mtim.tv_nsec;
 }
 
-int open_named(const char *path, int regular_only, int nofollow, int *fd, struct stat *st)
+int open_named(int dirfd, const char *path, int regular_only, int nofollow, int *fd,
+               struct stat *st)
 {
     int err = 0;
 
-    *fd = open(path, O_RDONLY | O_NOCTTY | (regular_only ? O_NONBLOCK : 0) |
-                         (nofollow ? O_NOFOLLOW : 0));
+    *fd = openat(dirfd, path, O_RDONLY | O_NOCTTY | (regular_only ? O_NONBLOCK : 0) |
+                                 (nofollow ? O_NOFOLLOW : 0));
     if (*fd < 0)
         return errno;
     if (fstat(*fd, st) != 0)

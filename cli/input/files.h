@@ -64,12 +64,14 @@ int size_is_known(int fd, const struct stat *st);
 /* A regular file's size and modification time are what they were. */
 int file_unchanged(int fd, const struct stat *before);
 
-/* Opens the file at path (not "-") for reading.  With regular_only,
+/* Opens the file at path (not "-"), relative to the directory dirfd
+ * (AT_FDCWD: the current one), for reading.  With regular_only,
  * anything but a regular file is KSUM_ENOTREG, and the open does not wait
  * (O_NONBLOCK: a FIFO without a writer); with nofollow, a symbolic link is
  * refused.  Returns 0 with *fd open and *st its status, or the errno value
  * or KSUM_E* code with *fd -1. */
-int open_named(const char *path, int regular_only, int nofollow, int *fd, struct stat *st);
+int open_named(int dirfd, const char *path, int regular_only, int nofollow, int *fd,
+               struct stat *st);
 
 /* How many more files may be open at once, beyond a few kept for the
  * walk's directory, a stream and the libraries (RLIMIT_NOFILE less what

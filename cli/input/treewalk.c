@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "base/messages.h"
+#include "input/walk.h"
 
 /* An exclude pattern as docs/tree.md reads it: with a slash, matched on
  * the path from the DIR; without, on the name alone; a final slash
@@ -22,27 +23,13 @@ typedef struct pattern {
     int on_path, dirs_only;
 } pattern;
 
-/* A directory being walked: its entries, sorted, each a type byte, the
- * name and a NUL, in one block.  Types: 'f', 'l', 'd', 's' (FIFO,
- * socket, device) and '?' (could not be examined). */
-typedef struct level {
-    char *path;             /* as printed */
-    dev_t dev;
-    ino_t ino;
-    char *names;
-    size_t len, cap;
-    size_t *at;
-    size_t n, max, next;
-    int err;                /* reading it failed: an error item is due */
-} level;
-
 struct tree_walk {
     char *const *roots;
     pattern *pats;
     size_t npats;
     size_t root_len;        /* where the path from the DIR starts */
-    level *stack;
-    size_t depth, cap;
+    walk_stack stack;       /* entry types: 'f', 'l', 'd', 's' (FIFO, socket,
+                               device) and '?' (could not be examined) */
 };
 
 int tree_name(const char *name)
@@ -104,39 +91,6 @@ static int make_patterns(tree_walk *w, char *const *excludes, size_t n)
 
 /* ---- the entries of one directory ---- */
 
-static int add_entry(level *l, char type, const char *name)
-{
-    size_t len = strlen(name) + 2;
-
-    while (l->len + len > l->cap) {
-        char *bigger = realloc(l->names, l->cap ? 2 * l->cap : 4096);
-        if (bigger == NULL)
-            return 0;
-        l->names = bigger;
-        l->cap = l->cap ? 2 * l->cap : 4096;
-    }
-    if (l->n == l->max) {
-        size_t *bigger = realloc(l->at, (l->max ? 2 * l->max : 64) * sizeof *l->at);
-        if (bigger == NULL)
-            return 0;
-        l->at = bigger;
-        l->max = l->max ? 2 * l->max : 64;
-    }
-    l->at[l->n++] = l->len;
-    l->names[l->len] = type;
-    memcpy(l->names + l->len + 1, name, len - 1);
-    l->len += len;
-    return 1;
-}
-
-/* Byte order of the names: strcmp compares as unsigned char. */
-static int by_name(const void *a, const void *b, void *names)
-{
-    const char *base = names;
-
-    return strcmp(base + *(const size_t *)a + 1, base + *(const size_t *)b + 1);
-}
-
 /* What an entry is (the link, never its target): d_type, or where the
  * file system does not say, its status.  No stat otherwise: a regular
  * file's execute bit is read where it is opened, and a stat per file
@@ -161,7 +115,7 @@ static char entry_type(int dirfd, const struct dirent *de)
 
 /* Reads every entry of d into l, the excluded left out; 0 or the errno
  * of a failed read or of no memory. */
-static int read_entries(const tree_walk *w, DIR *d, level *l)
+static int read_entries(const tree_walk *w, DIR *d, walk_level *l)
 {
     const char *rel = strlen(l->path) > w->root_len ? l->path + w->root_len : "";
     struct dirent *de;
@@ -178,7 +132,7 @@ static int read_entries(const tree_walk *w, DIR *d, level *l)
             return ENOMEM;
         if (out)
             continue;
-        if (!add_entry(l, type, de->d_name))
+        if (!walk_add(l, type, de->d_name))
             return ENOMEM;
     }
 }
@@ -193,28 +147,6 @@ static void error_item(tree_item *it, char *path, int err, const char *why)
     it->why = why;
 }
 
-static int on_stack(const tree_walk *w, const struct stat *st)
-{
-    for (size_t i = 0; i < w->depth; i++)
-        if (w->stack[i].dev == st->st_dev && w->stack[i].ino == st->st_ino)
-            return 1;
-    return 0;
-}
-
-static int grow_stack(tree_walk *w)
-{
-    level *bigger;
-
-    if (w->depth < w->cap)
-        return 1;
-    bigger = realloc(w->stack, (w->cap ? 2 * w->cap : 16) * sizeof *bigger);
-    if (bigger == NULL)
-        return 0;
-    w->stack = bigger;
-    w->cap = w->cap ? 2 * w->cap : 16;
-    return 1;
-}
-
 /* A directory whose entries changed while they were read (its size or
  * modification time moved) gives a list of no one version of it. */
 static int changed(int fd, const struct stat *before)
@@ -226,87 +158,74 @@ static int changed(int fd, const struct stat *before)
            now.st_mtim.tv_nsec != before->st_mtim.tv_nsec;
 }
 
-/* Whether the directory open at fd is in the one read last: O_NOFOLLOW
- * guards the last part of a path only, and a directory on the way there,
- * replaced by a link since it was read, would lead the walk out of the
- * tree. */
-static int below(const tree_walk *w, int fd)
+/* One holder less; the last closes it. */
+static void dir_release(tree_dir *d)
 {
-    const level *up = &w->stack[w->depth - 1];
-    struct stat st;
-
-    return fstatat(fd, "..", &st, 0) == 0 && st.st_dev == up->dev && st.st_ino == up->ino;
+    if (d != NULL && __atomic_sub_fetch(&d->refs, 1, __ATOMIC_ACQ_REL) == 0) {
+        close(d->fd);
+        free(d);
+    }
 }
 
-/* Opens the directory at path (a DIR operand through a link, an entry
- * never), reads it and pushes it; its TREE_ENTER, or the error, in *it. */
+/* Opens the directory at path (a DIR operand through a link; an entry in
+ * the directory read last, never through one), reads it and pushes it,
+ * kept open; its TREE_ENTER, or the error, in *it. */
 static void enter(tree_walk *w, char *path, size_t name_at, tree_item *it)
 {
-    int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOCTTY | O_CLOEXEC |
-                            (w->depth > 0 ? O_NOFOLLOW : 0));
+    walk_stack *s = &w->stack;
+    int fd = openat(s->depth > 0 ? s->at[s->depth - 1].dir->fd : AT_FDCWD, path + name_at,
+                    O_RDONLY | O_DIRECTORY | O_NOCTTY | O_CLOEXEC |
+                        (s->depth > 0 ? O_NOFOLLOW : 0));
     struct stat st;
+    tree_dir *dir = NULL;
     DIR *d = NULL;
     int err = 0;
 
     /* An entry read as a directory that is no longer one (a link now)
      * changed while the tree was walked. */
     if (fd < 0 || fstat(fd, &st) != 0)
-        err = (errno == ELOOP || errno == ENOTDIR) && w->depth > 0 ? KSUM_ECHANGED : errno;
-    else if (w->depth > 0 && !below(w, fd))
-        err = KSUM_ECHANGED;
-    else if (on_stack(w, &st))
+        err = (errno == ELOOP || errno == ENOTDIR) && s->depth > 0 ? KSUM_ECHANGED : errno;
+    else if (walk_on_stack(s, &st))
         err = KSUM_ELOOP;
-    else if (!grow_stack(w))
+    else if (!walk_grow(s) || (dir = malloc(sizeof *dir)) == NULL)
         err = ENOMEM;
-    else if ((d = fdopendir(fd)) == NULL)
+    else if ((dir->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0 || (d = fdopendir(fd)) == NULL)
         err = errno;
     if (err != 0) {
         if (fd >= 0)
             close(fd);
+        if (dir != NULL && dir->fd >= 0)
+            close(dir->fd);
+        free(dir);
         error_item(it, path, err, NULL);
         return;
     }
-    level *l = &w->stack[w->depth];
-    *l = (level){.path = path, .dev = st.st_dev, .ino = st.st_ino};
+    dir->refs = 1;
+    walk_level *l = &s->at[s->depth];
+    *l = (walk_level){.path = path, .dir = dir, .dev = st.st_dev, .ino = st.st_ino};
     l->err = read_entries(w, d, l);
     if (l->err == 0 && changed(dirfd(d), &st))
         l->err = KSUM_ECHANGED;
     closedir(d);
-    if (l->n > 1)
-        qsort_r(l->at, l->n, sizeof *l->at, by_name, l->names);
-    *it = (tree_item){TREE_ENTER, strdup(path), name_at, w->depth, NULL, 0, 0, NULL,
-                      st.st_dev, st.st_ino};
-    w->depth++;
+    walk_sort(l);
+    *it = (tree_item){.kind = TREE_ENTER, .path = strdup(path), .name_at = name_at,
+                      .depth = s->depth, .dev = st.st_dev, .ino = st.st_ino};
+    s->depth++;
     if (it->path == NULL)
         l->err = ENOMEM;
 }
 
 static void leave(tree_walk *w)
 {
-    level *l = &w->stack[--w->depth];
-
-    free(l->path);
-    free(l->names);
-    free(l->at);
-}
-
-static char *join(const char *dir, const char *name)
-{
-    size_t len = strlen(dir);
-    int slash = len > 0 && dir[len - 1] != '/';
-    char *path = malloc(len + slash + strlen(name) + 1);
-
-    if (path != NULL)
-        sprintf(path, "%s%s%s", dir, slash ? "/" : "", name);
-    return path;
+    dir_release(walk_pop(&w->stack)->dir);
 }
 
 /* A link's contents, read whole. */
-static void link_item(char *path, tree_item *it)
+static void link_item(const walk_level *top, char *path, tree_item *it)
 {
     for (size_t size = 256;; size *= 2) {
         char *buf = malloc(size);
-        ssize_t got = buf != NULL ? readlink(path, buf, size) : -1;
+        ssize_t got = buf != NULL ? readlinkat(top->dir->fd, path + it->name_at, buf, size) : -1;
         if (got < 0) {
             /* EINVAL: no longer a link, changed since it was read */
             error_item(it, path, buf == NULL ? ENOMEM : errno == EINVAL ? KSUM_ECHANGED
@@ -328,7 +247,7 @@ static void link_item(char *path, tree_item *it)
 /* The next entry of the innermost directory, or its end. */
 static void walk_step(tree_walk *w, tree_item *it)
 {
-    level *top = &w->stack[w->depth - 1];
+    walk_level *top = &w->stack.at[w->stack.depth - 1];
     const char *entry;
     char *path;
     struct stat st;
@@ -340,23 +259,24 @@ static void walk_step(tree_walk *w, tree_item *it)
     }
     if (top->next == top->n) {
         leave(w);
-        *it = (tree_item){.kind = TREE_LEAVE, .depth = w->depth};
+        *it = (tree_item){.kind = TREE_LEAVE, .depth = w->stack.depth};
         return;
     }
     entry = top->names + top->at[top->next++];
-    if ((path = join(top->path, entry + 1)) == NULL) {
+    if ((path = walk_join(top->path, entry + 1)) == NULL) {
         error_item(it, NULL, ENOMEM, NULL);
         return;
     }
-    it->depth = w->depth;
+    it->depth = w->stack.depth;
     it->name_at = strlen(path) - strlen(entry + 1);
     switch (entry[0]) {
     case 'f':
         *it = (tree_item){.kind = TREE_FILE, .path = path, .name_at = it->name_at,
-                          .depth = w->depth};
+                          .dir = top->dir, .depth = w->stack.depth};
+        __atomic_add_fetch(&top->dir->refs, 1, __ATOMIC_RELAXED);
         return;
     case 'l':
-        link_item(path, it);
+        link_item(top, path, it);
         return;
     case 'd':
         enter(w, path, it->name_at, it);
@@ -366,7 +286,8 @@ static void walk_step(tree_walk *w, tree_item *it)
                    "(--exclude leaves it out)");
         return;
     default:
-        error_item(it, path, lstat(path, &st) != 0 ? errno : ECHILD, NULL);
+        error_item(it, path, fstatat(top->dir->fd, entry + 1, &st, AT_SYMLINK_NOFOLLOW) != 0
+                                 ? errno : ECHILD, NULL);
     }
 }
 
@@ -396,7 +317,7 @@ static int next_root(tree_walk *w, tree_item *it)
 int tree_walk_next(tree_walk *w, tree_item *it)
 {
     memset(it, 0, sizeof *it);
-    if (w->depth > 0) {
+    if (w->stack.depth > 0) {
         walk_step(w, it);
         return 1;
     }
@@ -407,8 +328,10 @@ void tree_item_free(tree_item *it)
 {
     free(it->path);
     free(it->target);
+    dir_release(it->dir);
     it->path = NULL;
     it->target = NULL;
+    it->dir = NULL;
 }
 
 tree_walk *tree_walk_open(char *const *roots, char *const *excludes, size_t n)
@@ -429,9 +352,9 @@ void tree_walk_close(tree_walk *w)
 {
     if (w == NULL)
         return;
-    while (w->depth > 0)
+    while (w->stack.depth > 0)
         leave(w);
-    free(w->stack);
+    free(w->stack.at);
     for (size_t i = 0; i < w->npats; i++)
         free(w->pats[i].text);
     free(w->pats);

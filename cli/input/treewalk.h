@@ -5,8 +5,9 @@
  * names, so that the directory's node can be absorbed as its entries come.
  * Links are never followed; FIFOs, sockets and devices are errors unless
  * excluded; excluded entries are not there at all.  Only the directories on
- * the current path are held (each as the sorted list of its names), and one
- * descriptor at a time.
+ * the current path are held (each as the sorted list of its names), and
+ * open: every entry is opened in its directory as read, never by a path
+ * whose directories may have been replaced since, by links out of the tree.
  */
 #ifndef KSUM_CLI_TREEWALK_H
 #define KSUM_CLI_TREEWALK_H
@@ -23,10 +24,18 @@ enum tree_kind {
     TREE_ERROR,     /* what is wrong with path: the tree gets no digest */
 };
 
+/* An open directory of the walk: held by its level and by each file item
+ * in it (the road's window bounds those), closed by the last. */
+typedef struct tree_dir {
+    int fd;
+    unsigned refs;
+} tree_dir;
+
 typedef struct tree_item {
     enum tree_kind kind;
     char *path;         /* as printed, from the DIR operand; NULL for TREE_LEAVE */
     size_t name_at;     /* its name in its directory: path + name_at */
+    tree_dir *dir;      /* TREE_FILE: that directory, to open it in */
     size_t depth;       /* 0: a DIR operand */
     char *target;       /* TREE_LINK: the link's contents */
     size_t target_len;

@@ -167,7 +167,7 @@ static int element(hasher *h, const char *path, input *in)
 
     if (strcmp(path, "-") == 0)
         return stdin_element(h, in);
-    if ((err = feed_open(&f, path, in->regular_only, 0, NULL)) != 0)
+    if ((err = feed_open(&f, AT_FDCWD, path, in->regular_only, 0, NULL)) != 0)
         return err;
     if (size_is_known(f.fd, &f.before))
         err = regular_element(h, &f, (uint64_t)f.before.st_size, in);

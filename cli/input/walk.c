@@ -14,17 +14,6 @@
 #include "base/messages.h"
 #include "input/files.h"
 
-/* A directory being walked: its names, sorted, each after a byte of its
- * d_type, in one block. */
-typedef struct level {
-    char *path;             /* as printed */
-    dev_t dev;
-    ino_t ino;
-    char *names;
-    size_t *at;             /* where each entry starts in names */
-    size_t n, next;
-} level;
-
 struct name_source {
     const options *o;
     char **operands;        /* without a list */
@@ -33,41 +22,33 @@ struct name_source {
     int list_is_dash;       /* named "-": the list is fd 0, not ours to close */
     const char *list_label;
     unsigned long lineno;
-    level *stack;
-    size_t depth, cap;
+    walk_stack stack;
 };
 
-/* ---- the entries of one directory ---- */
+/* ---- the entries of one directory, and the path ---- */
 
-typedef struct entries {
-    char *names;
-    size_t len, cap;
-    size_t *at;
-    size_t n, max;
-} entries;
-
-static int add_entry(entries *e, unsigned char type, const char *name)
+int walk_add(walk_level *l, char type, const char *name)
 {
     size_t len = strlen(name) + 2;
 
-    while (e->len + len > e->cap) {
-        char *bigger = realloc(e->names, e->cap ? 2 * e->cap : 4096);
+    while (l->len + len > l->cap) {
+        char *bigger = realloc(l->names, l->cap ? 2 * l->cap : 4096);
         if (bigger == NULL)
             return 0;
-        e->names = bigger;
-        e->cap = e->cap ? 2 * e->cap : 4096;
+        l->names = bigger;
+        l->cap = l->cap ? 2 * l->cap : 4096;
     }
-    if (e->n == e->max) {
-        size_t *bigger = realloc(e->at, (e->max ? 2 * e->max : 64) * sizeof *e->at);
+    if (l->n == l->max) {
+        size_t *bigger = realloc(l->at, (l->max ? 2 * l->max : 64) * sizeof *l->at);
         if (bigger == NULL)
             return 0;
-        e->at = bigger;
-        e->max = e->max ? 2 * e->max : 64;
+        l->at = bigger;
+        l->max = l->max ? 2 * l->max : 64;
     }
-    e->at[e->n++] = e->len;
-    e->names[e->len] = (char)type;
-    memcpy(e->names + e->len + 1, name, len - 1);
-    e->len += len;
+    l->at[l->n++] = l->len;
+    l->names[l->len] = type;
+    memcpy(l->names + l->len + 1, name, len - 1);
+    l->len += len;
     return 1;
 }
 
@@ -79,9 +60,58 @@ static int by_name(const void *a, const void *b, void *names)
     return strcmp(base + *(const size_t *)a + 1, base + *(const size_t *)b + 1);
 }
 
+void walk_sort(walk_level *l)
+{
+    if (l->n > 1)
+        qsort_r(l->at, l->n, sizeof *l->at, by_name, l->names);
+}
+
+int walk_on_stack(const walk_stack *s, const struct stat *st)
+{
+    for (size_t i = 0; i < s->depth; i++)
+        if (s->at[i].dev == st->st_dev && s->at[i].ino == st->st_ino)
+            return 1;
+    return 0;
+}
+
+int walk_grow(walk_stack *s)
+{
+    walk_level *bigger;
+
+    if (s->depth < s->cap)
+        return 1;
+    bigger = realloc(s->at, (s->cap ? 2 * s->cap : 16) * sizeof *bigger);
+    if (bigger == NULL)
+        return 0;
+    s->at = bigger;
+    s->cap = s->cap ? 2 * s->cap : 16;
+    return 1;
+}
+
+walk_level *walk_pop(walk_stack *s)
+{
+    walk_level *l = &s->at[--s->depth];
+
+    free(l->path);
+    free(l->names);
+    free(l->at);
+    return l;
+}
+
+char *walk_join(const char *dir, const char *name)
+{
+    size_t len = strlen(dir);
+    int slash = len > 0 && dir[len - 1] != '/';
+    char *path = malloc(len + slash + strlen(name) + 1);
+
+    if (path != NULL)
+        sprintf(path, "%s%s%s", dir, slash ? "/" : "", name);
+    return path;
+}
+
 /* Reads every entry of d; returns 0, or the errno of a failed read or of
  * no memory (what was read is kept). */
-static int read_entries(DIR *d, entries *e)
+static int read_entries(DIR *d, walk_level *l)
 {
     struct dirent *de;
 
@@ -91,7 +121,7 @@ static int read_entries(DIR *d, entries *e)
             return errno;
         if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
             continue;
-        if (!add_entry(e, de->d_type, de->d_name))
+        if (!walk_add(l, (char)de->d_type, de->d_name))
             return ENOMEM;
     }
 }
@@ -105,28 +135,6 @@ static void error_entry(named *n, char *path, int err)
     n->err = err;
 }
 
-static int on_stack(const name_source *s, const struct stat *st)
-{
-    for (size_t i = 0; i < s->depth; i++)
-        if (s->stack[i].dev == st->st_dev && s->stack[i].ino == st->st_ino)
-            return 1;
-    return 0;
-}
-
-static int grow_stack(name_source *s)
-{
-    level *bigger;
-
-    if (s->depth < s->cap)
-        return 1;
-    bigger = realloc(s->stack, (s->cap ? 2 * s->cap : 16) * sizeof *bigger);
-    if (bigger == NULL)
-        return 0;
-    s->stack = bigger;
-    s->cap = s->cap ? 2 * s->cap : 16;
-    return 1;
-}
-
 /* Enters the directory at path (taking it); 1 when that gave an error
  * entry in *n (the directory is still walked when only a read in it
  * failed), 0 when not. */
@@ -134,16 +142,16 @@ static int enter(name_source *s, char *path, int follow, named *n)
 {
     int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOCTTY | O_CLOEXEC |
                             (follow ? 0 : O_NOFOLLOW));
-    entries e = {0};
+    walk_level *l;
     struct stat st;
     DIR *d = NULL;
     int err = 0;
 
     if (fd < 0 || fstat(fd, &st) != 0)
         err = errno;
-    else if (on_stack(s, &st))
+    else if (walk_on_stack(&s->stack, &st))
         err = KSUM_ELOOP;
-    else if (!grow_stack(s))
+    else if (!walk_grow(&s->stack))
         err = ENOMEM;
     else if ((d = fdopendir(fd)) == NULL)
         err = errno;
@@ -153,35 +161,15 @@ static int enter(name_source *s, char *path, int follow, named *n)
         error_entry(n, path, err);
         return 1;
     }
-    err = read_entries(d, &e);
+    l = &s->stack.at[s->stack.depth++];
+    *l = (walk_level){.path = path, .dev = st.st_dev, .ino = st.st_ino};
+    err = read_entries(d, l);
     closedir(d);
-    if (e.n > 1)
-        qsort_r(e.at, e.n, sizeof *e.at, by_name, e.names);
-    s->stack[s->depth++] = (level){path, st.st_dev, st.st_ino, e.names, e.at, e.n, 0};
+    walk_sort(l);
     if (err == 0)
         return 0;
     error_entry(n, strdup(path), err);
     return 1;
-}
-
-static void leave(name_source *s)
-{
-    level *l = &s->stack[--s->depth];
-
-    free(l->path);
-    free(l->names);
-    free(l->at);
-}
-
-static char *join(const char *dir, const char *name)
-{
-    size_t len = strlen(dir);
-    int slash = len > 0 && dir[len - 1] != '/';
-    char *path = malloc(len + slash + strlen(name) + 1);
-
-    if (path != NULL)
-        sprintf(path, "%s%s%s", dir, slash ? "/" : "", name);
-    return path;
 }
 
 /* Skipped, or said to be skipped under -w. */
@@ -230,16 +218,16 @@ static int classify(name_source *s, char *path, unsigned char type, named *n)
 /* The next entry of the innermost directory; 1 when that gave *n. */
 static int walk_step(name_source *s, named *n)
 {
-    level *top = &s->stack[s->depth - 1];
+    walk_level *top = &s->stack.at[s->stack.depth - 1];
     const char *entry;
     char *path;
 
     if (top->next == top->n) {
-        leave(s);
+        walk_pop(&s->stack);
         return 0;
     }
     entry = top->names + top->at[top->next++];
-    if ((path = join(top->path, entry + 1)) == NULL) {
+    if ((path = walk_join(top->path, entry + 1)) == NULL) {
         error_entry(n, NULL, ENOMEM);
         return 1;
     }
@@ -341,7 +329,7 @@ int names_next(name_source *s, named *n)
 {
     memset(n, 0, sizeof *n);
     for (;;) {
-        int got = s->depth > 0 ? walk_step(s, n) : next_root(s, n);
+        int got = s->stack.depth > 0 ? walk_step(s, n) : next_root(s, n);
         if (got != 0)
             return got > 0;
     }
@@ -349,7 +337,7 @@ int names_next(name_source *s, named *n)
 
 int names_ready(const name_source *s)
 {
-    return s->depth > 0 || !s->have_list || s->list_done || line_ready(&s->list);
+    return s->stack.depth > 0 || !s->have_list || s->list_done || line_ready(&s->list);
 }
 
 void named_free(named *n)
@@ -414,9 +402,9 @@ void names_close(name_source *s)
 {
     if (s == NULL)
         return;
-    while (s->depth > 0)
-        leave(s);
-    free(s->stack);
+    while (s->stack.depth > 0)
+        walk_pop(&s->stack);
+    free(s->stack.at);
     if (s->have_list) {
         if (!s->list_is_dash)
             close(s->list.fd);

@@ -13,6 +13,8 @@
 #ifndef KSUM_CLI_WALK_H
 #define KSUM_CLI_WALK_H
 
+#include <sys/stat.h>
+
 #include "front/options.h"
 
 enum name_kind {
@@ -53,5 +55,39 @@ void named_free(named *n);
 /* Prints an error or warning: "ksum: NAME: reason", or for a list's
  * line "ksum: LIST: LINE: what". */
 void named_report(const named *n);
+
+/* ---- what the -r walk and the --tree walk (treewalk.c) share ---- */
+
+/* A directory being walked: its entries, each a type byte, the name and a
+ * NUL, in one block, sorted by walk_sort in the byte order of the names. */
+typedef struct walk_level {
+    char *path;             /* as printed */
+    dev_t dev;
+    ino_t ino;
+    char *names;
+    size_t len, cap;
+    size_t *at;             /* where each entry starts in names */
+    size_t n, max, next;
+    struct tree_dir *dir;   /* --tree: the directory, open */
+    int err;                /* --tree: reading it failed, an error is due */
+} walk_level;
+
+/* The directories on the current path, the innermost last. */
+typedef struct walk_stack {
+    walk_level *at;
+    size_t depth, cap;
+} walk_stack;
+
+/* 0 when there was no memory for it. */
+int walk_add(walk_level *l, char type, const char *name);
+void walk_sort(walk_level *l);
+/* Whether the directory st is on the path already: a loop. */
+int walk_on_stack(const walk_stack *s, const struct stat *st);
+/* Room for one more level; 0 when there was no memory for it. */
+int walk_grow(walk_stack *s);
+/* Pops the innermost level, its path and names freed. */
+walk_level *walk_pop(walk_stack *s);
+/* "dir/name", NULL when there was no memory for it. */
+char *walk_join(const char *dir, const char *name);
 
 #endif

@@ -448,7 +448,7 @@ static int source_open(source *src, const char *name)
     src->name = name;
     src->fd = -1;
     if (strcmp(name, "-") != 0)
-        err = open_named(name, 1, 0, &src->fd, &src->st);
+        err = open_named(AT_FDCWD, name, 1, 0, &src->fd, &src->st);
     else if ((err = fstat(STDIN_FILENO, &src->st) != 0 ? errno : 0) == 0)
         src->fd = STDIN_FILENO;
     if (err != 0 && err != KSUM_ENOTREG) {

@@ -301,7 +301,7 @@ static int fold_leave(folder *f)
 static int hash_here(folder *f, const tree_item *it, unsigned *mode)
 {
     feed in;
-    int err = feed_open(&in, it->path, 1, 1, NULL);
+    int err = feed_open(&in, it->dir->fd, it->path + it->name_at, 1, 1, NULL);
 
     if (err != 0)
         return err;
@@ -425,6 +425,8 @@ static int next_item(void *ctx, void *item, file_job *job, size_t *weight)
         return 0;
     if (it->kind == TREE_FILE) {
         job->path = it->path;
+        job->dirfd = it->dir->fd;
+        job->name_at = it->name_at;
         job->nofollow = 1;
         job->d = t->f->d;
         job->n = t->f->n;
@@ -462,6 +464,12 @@ static int fold_roots(folder *f, OSSL_LIB_CTX *lib, const options *o, char *cons
                      .drop = drop_item, .ctx = &t, .nkeys = f->n, .eager = f->d,
                      .neager = f->n};
     road_choose(&r, o, lib, 1, 1);
+    /* Each place of the window (four a file in flight, sixteen at least)
+     * may hold its file's directory open, besides the files: fewer files
+     * in flight under a low limit, and room left for the depth. */
+    for (unsigned room = descriptors_free() / 2; r.workers > 0 &&
+                                                 5 * r.workers * r.in_flight + 16 > room;)
+        *(r.in_flight > 1 ? &r.in_flight : &r.workers) -= 1;
     ok = road_run(&r, lib, &c, NULL);
     tree_walk_close(t.w);
     return ok;

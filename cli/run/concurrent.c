@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "run/concurrent.h"
 
+#include <fcntl.h>
 #include <openssl/err.h>
 #include <pthread.h>
 #include <sched.h>
@@ -164,7 +165,7 @@ static int source_ready(const pool *p)
 static int produce_one(pool *p, size_t i, size_t *held, int *files)
 {
     entry *e = at(p, i);
-    file_job job = {0};
+    file_job job = {.dirfd = AT_FDCWD};
     size_t weight = 0;
 
     memset(item_at(p, i), 0, p->c->item_size);

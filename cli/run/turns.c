@@ -161,7 +161,8 @@ static int start(turns *t, size_t j, in_flight *f, const turns_source *src)
     memset(&f->r, 0, sizeof f->r);
     /* Regular files only, opened without waiting: something that is no
      * longer a regular file goes back to the pool, which decides. */
-    f->r.err = feed_open(&f->in, f->job.path, 1, f->job.nofollow, f->job.progress);
+    f->r.err = feed_open(&f->in, f->job.dirfd, f->job.path + f->job.name_at, 1, f->job.nofollow,
+                         f->job.progress);
     if (f->r.err == 0 && (f->r.err = begin_contexts(t, j, f)) == 0) {
         /* Long: more than a big turn after its last pairing ends (a K12
          * file of megabytes: only its first chunk pairs).  Files taken
@@ -242,13 +243,14 @@ static void read_ahead_alone(turns *t, in_flight *f)
 }
 
 /* One turn of f: the next bytes of its file to every context.  A big turn
- * needs the big buffer; without memory for it, turns stay small. */
+ * needs the big buffer (not when the reader's buffers come instead);
+ * without memory for it, turns stay small. */
 static void feed_turn(turns *t, in_flight *f)
 {
     size_t n = turn_of(t, f);
 
     read_ahead_alone(t, f);
-    if (n > t->turn && t->big_buf == NULL &&
+    if (n > t->turn && t->big_buf == NULL && !f->in.reading_ahead &&
         (t->big_buf = input_buffer_new(t->big)) == NULL)
         t->big = n = t->turn;
     f->r.err = feed_next(&f->in, f->hs, f->job.n, n > t->turn ? t->big_buf : t->buf, n);

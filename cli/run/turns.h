@@ -35,6 +35,8 @@ typedef struct digest_spec {
 /* A file for a worker: the n digests d, and where its reading is shown. */
 typedef struct file_job {
     const char *path;       /* NULL: nothing for a worker */
+    int dirfd;              /* path + name_at is opened in this directory */
+    size_t name_at;
     int nofollow;           /* a symbolic link is refused */
     const digest_spec *d;
     size_t n;

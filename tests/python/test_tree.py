@@ -12,6 +12,7 @@ import base64
 import fnmatch
 import hashlib
 import os
+import resource
 import random
 import shutil
 import socket
@@ -634,8 +635,11 @@ def test_memory_that_runs_out_in_a_tree(tmp_path, check):
 
 
 # Swaps a directory for a link out of the tree the first time ksum opens a
-# given path: the moment between reading a directory and opening what is in
-# it, where a race would put it.
+# given path (or, through openat, its last name): the moment between reading
+# a directory and opening what is in it, where a race would put it.  With
+# SWAP_BACK the directory is put back once that open is made, so that
+# nothing is left to see at the directory's end; SWAP_TO.swapped says it
+# was made.
 SWAP_SHIM = r"""
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -646,19 +650,44 @@ SWAP_SHIM = r"""
 #include <string.h>
 #include <unistd.h>
 
-static void swap(const char *path)
+static int done;
+static __thread int mine;   /* this thread made the swap: it puts it back */
+
+static void aside(char *buf, size_t size)
 {
-    static int done;
-    const char *at = getenv("SWAP_AT"), *dir = getenv("SWAP_DIR"), *to = getenv("SWAP_TO");
-    char aside[4096];
+    snprintf(buf, size, "%s.aside", getenv("SWAP_DIR"));
+}
+
+static void swap(const char *path, int relative)
+{
+    const char *at = getenv("SWAP_AT"), *last = at ? strrchr(at, '/') : NULL;
+    char buf[4096];
     size_t n = strlen(path), m = at ? strlen(at) : 0;
 
-    if (done || at == NULL || n < m || strcmp(path + n - m, at) != 0)
+    if (done || at == NULL)
         return;
-    done = 1;
-    snprintf(aside, sizeof aside, "%s.aside", dir);
-    if (rename(dir, aside) != 0 || symlink(to, dir) != 0)
+    if (relative ? last == NULL || strcmp(path, last + 1) != 0
+                 : n < m || strcmp(path + n - m, at) != 0)
+        return;
+    done = mine = 1;
+    aside(buf, sizeof buf);
+    if (rename(getenv("SWAP_DIR"), buf) != 0 || symlink(getenv("SWAP_TO"), getenv("SWAP_DIR")))
         abort();
+    snprintf(buf, sizeof buf, "%s.swapped", getenv("SWAP_TO"));
+    close(creat(buf, 0600));
+}
+
+static int back(int fd)
+{
+    char buf[4096];
+
+    if (mine && getenv("SWAP_BACK") != NULL) {
+        mine = 0;
+        aside(buf, sizeof buf);
+        if (unlink(getenv("SWAP_DIR")) != 0 || rename(buf, getenv("SWAP_DIR")) != 0)
+            abort();
+    }
+    return fd;
 }
 
 #define WRAP(name)                                                  \
@@ -672,19 +701,45 @@ static void swap(const char *path)
         va_end(ap);                                                 \
         if (real == NULL)                                           \
             real = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, #name); \
-        swap(path);                                                 \
-        return real(path, flags, mode);                             \
+        swap(path, 0);                                              \
+        return back(real(path, flags, mode));                       \
     }
 WRAP(open)
 WRAP(open64)
+
+#define WRAP_AT(name)                                               \
+    int name(int dir, const char *path, int flags, ...)             \
+    {                                                               \
+        static int (*real)(int, const char *, int, ...);            \
+        va_list ap;                                                 \
+        int mode;                                                   \
+        va_start(ap, flags);                                        \
+        mode = va_arg(ap, int);                                     \
+        va_end(ap);                                                 \
+        if (real == NULL)                                           \
+            real = (int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, #name); \
+        swap(path, dir != AT_FDCWD);                                \
+        return back(real(dir, path, flags, mode));                  \
+    }
+WRAP_AT(openat)
+WRAP_AT(openat64)
 
 int __open_2(const char *path, int flags)
 {
     static int (*real)(const char *, int);
     if (real == NULL)
         real = (int (*)(const char *, int))dlsym(RTLD_NEXT, "__open_2");
-    swap(path);
-    return real(path, flags);
+    swap(path, 0);
+    return back(real(path, flags));
+}
+
+int __openat_2(int dir, const char *path, int flags)
+{
+    static int (*real)(int, const char *, int);
+    if (real == NULL)
+        real = (int (*)(int, const char *, int))dlsym(RTLD_NEXT, "__openat_2");
+    swap(path, dir != AT_FDCWD);
+    return back(real(dir, path, flags));
 }
 """
 
@@ -707,3 +762,53 @@ def test_a_directory_swapped_for_a_link_is_not_followed(tmp_path, tmp_path_facto
     # the walk says the swap, or a worker a file it no longer finds
     assert "file changed while it was read" in p.stderr.decode() or \
         "No such file or directory" in p.stderr.decode()
+
+
+@pytest.mark.parametrize("threads", ["1", "2"])
+@pytest.mark.parametrize("at", ["T/sub/etc", "T/sub/a", "T/sub/zz"])
+def test_a_directory_swapped_and_put_back_is_not_read_through(tmp_path, at, threads):
+    """T/sub is replaced by a link out of the tree for the moment an entry
+    of it is opened, then put back: what is hashed is still what the walk
+    listed (opened from the directory read, not by its path): every line
+    of the manifest is one of T untouched.  A directory whose path was
+    checked while swapped (at its end, the printing thread beside the
+    workers) is named as changed, and T gets no digest."""
+    shim = build_shim(None, "swapdir", SWAP_SHIM)
+    build(tmp_path / "T", [("sub/a", b"a"), ("sub/etc/inside", b"i"), ("sub/zz", b"z")])
+    build(tmp_path / "O", [("a", b"A"), ("etc/SECRET", b"s"), ("zz", b"Z")])
+    args = ["--tree", "--manifest", "--threads", threads, "T"]
+    want = subprocess.run([KSUM] + args, cwd=tmp_path, stdout=subprocess.PIPE, check=True).stdout
+    env = dict(os.environ, LD_PRELOAD=shim, SWAP_AT=at, SWAP_DIR=str(tmp_path / "T" / "sub"),
+               SWAP_TO=str(tmp_path / "O"), SWAP_BACK="1")
+    p = subprocess.run([KSUM] + args, cwd=tmp_path, env=env,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert (tmp_path / "O.swapped").exists()
+    assert (tmp_path / "T" / "sub").is_dir() and not (tmp_path / "T" / "sub.aside").exists()
+    assert set(p.stdout.splitlines()) <= set(want.splitlines())
+    if p.returncode != 0 or p.stdout != want:
+        assert p.returncode == 1 and b"T/sub" in p.stderr and b"changed" in p.stderr
+
+
+@pytest.mark.parametrize("limit", [24, 64])
+def test_directories_held_open_fit_a_low_descriptor_limit(tmp_path, limit):
+    """Every file is opened in its directory, held open while the file
+    waits in the road's window: a low ulimit -n means fewer files in
+    flight, never a directory or a file failed for it."""
+    build(tmp_path / "T", [(f"d{i:03}/f", str(i).encode()) for i in range(300)])
+    want = ksum_tree(["--threads", "8", "T"], cwd=tmp_path)
+    p = subprocess.run([KSUM, "--tree", "--threads", "8", "T"], cwd=tmp_path,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE,
+                                                             (limit, limit)))
+    assert (p.returncode, p.stdout.decode(), p.stderr) == (0, want, b"")
+
+
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_a_file_named_dash_is_that_file(tmp_path, threads):
+    """Entries are opened by their names in their directory: one named
+    "-" is that file, never standard input."""
+    build(tmp_path / "T", [("-", b"dash\n"), ("a", b"a")])
+    p = subprocess.run([KSUM, "--tree", "--manifest", "--threads", threads, "T"], cwd=tmp_path,
+                       input=b"standard input\n", stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert p.returncode == 0 and p.stderr == b""
+    assert p.stdout.splitlines()[0] == hashlib.sha3_256(b"dash\n").hexdigest().encode() + b"  T/-"
