@@ -26,7 +26,9 @@
 #define CUSTOM_MAX ((size_t)1 << 20)
 /* Read in pieces that are still in the CPU's caches when hashed. */
 #define PIECE ((size_t)1 << 20)
-/* Ranges a thread may be ahead of the final node, CVs held for each. */
+/* The most CVs of a range: its chunks, and in the last one -C's. */
+#define SLOT (RANGE / CHUNK + CUSTOM_MAX / CHUNK + 2)
+/* Ranges a thread may be ahead of the final node, SLOT CVs held for each. */
 #define AHEAD 4
 
 typedef struct spread {
@@ -37,7 +39,7 @@ typedef struct spread {
     uint64_t size, ranges, next, absorbed;
     size_t cv_len, window;
     uint64_t *count;          /* CVs of each slot's range; UINT64_MAX: not yet */
-    uint8_t *cvs;             /* window slots of KSUMPROV_PART_MAX_CHUNKS CVs */
+    uint8_t *cvs;             /* window slots of SLOT CVs */
     int err;
     pthread_mutex_t mu;
     pthread_cond_t moved;
@@ -49,7 +51,8 @@ static int range_cvs(spread *s, EVP_MD_CTX *ctx, uint8_t *buf, uint64_t i, uint6
 {
     uint64_t at = i * RANGE, stop = at + RANGE < s->size ? at + RANGE : s->size;
     unsigned one = 1;
-    OSSL_PARAM p[] = {s->custom, OSSL_PARAM_construct_uint64(KSUM_PARAM_MESSAGE_LENGTH, &s->size),
+    OSSL_PARAM p[] = {s->custom,
+                      OSSL_PARAM_construct_uint64(KSUM_PARAM_MESSAGE_LENGTH, &s->size),
                       OSSL_PARAM_construct_uint64(KSUM_PARAM_OFFSET, &at),
                       OSSL_PARAM_construct_uint(KSUM_PARAM_THREADS, &one), OSSL_PARAM_END};
     OSSL_PARAM q[] = {OSSL_PARAM_construct_uint64(KSUM_PARAM_CV_COUNT, n), OSSL_PARAM_END};
@@ -68,10 +71,10 @@ static int range_cvs(spread *s, EVP_MD_CTX *ctx, uint8_t *buf, uint64_t i, uint6
             return KSUM_EHASH;
         file_progress_add(s->f->progress, len);
     }
-    if (!EVP_MD_CTX_get_params(ctx, q) || *n > KSUMPROV_PART_MAX_CHUNKS)
+    if (!EVP_MD_CTX_get_params(ctx, q) || *n > SLOT)
         return KSUM_EHASH;
-    return *n == 0 || EVP_DigestFinalXOF(ctx, s->cvs + i % s->window * KSUMPROV_PART_MAX_CHUNKS *
-                                                   s->cv_len, (size_t)*n * s->cv_len)
+    return *n == 0 || EVP_DigestFinalXOF(ctx, s->cvs + i % s->window * SLOT * s->cv_len,
+                                         (size_t)*n * s->cv_len)
                ? 0 : KSUM_EHASH;
 }
 
@@ -82,7 +85,7 @@ static void absorb_ready(spread *s)
     for (size_t slot; s->err == 0 && s->absorbed < s->ranges &&
                       s->count[slot = s->absorbed % s->window] != UINT64_MAX;) {
         if ((s->absorbed == 0 && !EVP_DigestUpdate(s->final, s->head, CHUNK)) ||
-            !EVP_DigestUpdate(s->final, s->cvs + slot * KSUMPROV_PART_MAX_CHUNKS * s->cv_len,
+            !EVP_DigestUpdate(s->final, s->cvs + slot * SLOT * s->cv_len,
                               s->count[slot] * s->cv_len))
             s->err = KSUM_EHASH;
         s->count[slot] = UINT64_MAX;
@@ -180,7 +183,7 @@ int feed_spread(feed *f, hasher *h, int *err)
     s.window = (size_t)threads * AHEAD;
     s.cv_len = ok ? (size_t)EVP_MD_get_size(s.cv_md) : 0;
     ok = ok && (s.count = malloc(s.window * sizeof *s.count)) != NULL &&
-         (s.cvs = malloc(s.window * KSUMPROV_PART_MAX_CHUNKS * s.cv_len)) != NULL;
+         (s.cvs = malloc(s.window * SLOT * s.cv_len)) != NULL;
     if (ok) {
         s.final = h->md_ctx;
         s.err = EVP_DigestInit_ex2(s.final, final_md, p) ? 0 : KSUM_EHASH;
