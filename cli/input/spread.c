@@ -40,7 +40,7 @@ typedef struct spread {
     size_t cv_len, window;
     uint64_t *count;          /* CVs of each slot's range; UINT64_MAX: not yet */
     uint8_t *cvs;             /* window slots of SLOT CVs */
-    int err;
+    int err, absorbing;       /* a thread absorbs into the final node */
     pthread_mutex_t mu;
     pthread_cond_t moved;
     uint8_t head[CHUNK];      /* the first chunk, which the final node takes whole */
@@ -79,18 +79,30 @@ static int range_cvs(spread *s, EVP_MD_CTX *ctx, uint8_t *buf, uint64_t i, uint6
 }
 
 /* The final node takes the ranges in order: whoever finishes the next one
- * absorbs every finished range from there; under s->mu. */
+ * absorbs every finished range from there, one thread at a time, with
+ * s->mu (held on entry) left free meanwhile for the others to take
+ * ranges; a slot is not reused before it is absorbed. */
 static void absorb_ready(spread *s)
 {
-    for (size_t slot; s->err == 0 && s->absorbed < s->ranges &&
-                      s->count[slot = s->absorbed % s->window] != UINT64_MAX;) {
-        if ((s->absorbed == 0 && !EVP_DigestUpdate(s->final, s->head, CHUNK)) ||
-            !EVP_DigestUpdate(s->final, s->cvs + slot * SLOT * s->cv_len,
-                              s->count[slot] * s->cv_len))
-            s->err = KSUM_EHASH;
+    size_t slot;
+
+    if (s->absorbing)
+        return;
+    s->absorbing = 1;
+    while (s->err == 0 && s->absorbed < s->ranges &&
+           s->count[slot = s->absorbed % s->window] != UINT64_MAX) {
+        int ok;
+        pthread_mutex_unlock(&s->mu);
+        ok = (s->absorbed > 0 || EVP_DigestUpdate(s->final, s->head, CHUNK)) &&
+             EVP_DigestUpdate(s->final, s->cvs + slot * SLOT * s->cv_len,
+                              s->count[slot] * s->cv_len);
+        pthread_mutex_lock(&s->mu);
+        s->err = ok ? s->err : KSUM_EHASH;
         s->count[slot] = UINT64_MAX;
         s->absorbed++;
+        pthread_cond_broadcast(&s->moved);
     }
+    s->absorbing = 0;
 }
 
 static void *worker(void *arg)
@@ -201,6 +213,8 @@ int feed_spread(feed *f, hasher *h, int *err)
         pthread_mutex_destroy(&s.mu);
         /* Bytes past the size, or another size or time: the file changed
          * while read, as feed.c judges it. */
+        if (s.err == 0 && s.absorbed != s.ranges)
+            s.err = KSUM_EHASH;
         if (s.err == 0 && (read_full_at(f->fd, &probe, 1, (off_t)s.size, &s.err) != 0 ||
                            !file_unchanged(f->fd, &f->before)))
             s.err = s.err != 0 ? s.err : KSUM_ECHANGED;

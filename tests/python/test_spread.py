@@ -76,3 +76,17 @@ def test_a_file_that_grows_after_its_last_byte(tmp_path, data):
     code, out, err = run(["--k12", "--threads", "2", "bad"], cwd=tmp_path,
                          env=faulty(tmp_path, "grow", len(data) - 1))
     assert (code, out, err) == (1, b"", "ksum: bad: file changed while it was read\n")
+
+
+@needs_shim
+@pytest.mark.parametrize("mode", sorted(REASON))
+def test_check_mode_of_a_file_that_changes(tmp_path, data, mode):
+    """Check mode's one big file is read in ranges too (its worker is the
+    last, every other idle): a change is FAILED open or read, as before."""
+    (tmp_path / "bad").write_bytes(data)
+    (tmp_path / "sums").write_bytes(run(["--k12", "bad"], cwd=tmp_path)[1])
+    code, out, err = run(["--k12", "-c", "--threads", "2", "sums"], cwd=tmp_path,
+                         env=faulty(tmp_path, mode, 2 * RANGE + 5))
+    assert (code, out) == (1, b"bad: FAILED open or read\n")
+    assert err.splitlines() == [f"ksum: bad: {REASON[mode]}",
+                                "ksum: WARNING: sums: 1 listed file could not be read"]
