@@ -17,5 +17,8 @@
 
 /* pthread_create with that stack; its result. */
 int thread_start(pthread_t *id, void *(*fn)(void *), void *arg);
+/* The CPUs this process may run on (its affinity mask), at least 1: the
+ * default number of threads. */
+unsigned ksum_cpu_count(void);
 
 #endif

@@ -195,6 +195,7 @@ static int open_with(hasher *h, OSSL_LIB_CTX *lib, const algorithm *alg,
 {
     memset(h, 0, sizeof *h);
     h->alg = alg;
+    h->lib = lib;
     if (alg->is_mac) {
         h->mac = EVP_MAC_fetch(lib, alg->name, PROPS);
         h->mac_ctx = h->mac ? EVP_MAC_CTX_new(h->mac) : NULL;

@@ -41,6 +41,7 @@ void algorithm_facts_of(EVP_MD *md, EVP_MAC *mac, algorithm_facts *f);
 
 typedef struct hasher {
     const algorithm *alg;
+    OSSL_LIB_CTX *lib;    /* fetched from */
     algorithm_facts facts;
     EVP_MD *md;
     EVP_MD_CTX *md_ctx;

@@ -208,14 +208,15 @@ int feed_path(hasher *const *hs, size_t n, const char *path, input *in,
     feed f;
     int err = feed_open(&f, AT_FDCWD, path, in->regular_only, in->nofollow, in->progress);
 
-    if (err != 0)
-        return err;
-    feed_read_ahead(&f, in);
-    for (size_t k = 0; err == 0 && k < n; k++)
-        if (!hasher_begin(hs[k]))
-            err = KSUM_EHASH;
-    if (err == 0)
-        err = feed_all(&f, hs, n, in);
+    /* One file hashed by one tree mode: its threads read, too. */
+    if (err == 0 && !(n == 1 && feed_spread(&f, hs[0], &err))) {
+        feed_read_ahead(&f, in);
+        for (size_t k = 0; err == 0 && k < n; k++)
+            if (!hasher_begin(hs[k]))
+                err = KSUM_EHASH;
+        if (err == 0)
+            err = feed_all(&f, hs, n, in);
+    }
     for (size_t k = 0; err == 0 && k < n; k++)
         if (sums[k] != NULL && !hasher_end(hs[k], sums[k]))
             err = KSUM_EHASH;

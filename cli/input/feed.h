@@ -69,6 +69,14 @@ void feed_close(feed *f);
  * KSUM_E* code that stopped it (KSUM_EHASH: a hasher failed, KSUM_ECHANGED:
  * the input changed). */
 int feed_next(feed *f, hasher *const *hs, size_t n, uint8_t *buf, size_t want);
+/* One big file on every core (spread.c): the file just opened in f, for h
+ * begun or not.  When it is a regular file of at least two ranges, h of
+ * the KangarooTwelve family and more than one thread its to use, hashes it
+ * so and returns 1, h's context left as the final node ready for
+ * hasher_end or hasher_squeeze and *err as feed_all returns it (the size
+ * and time checked as there, and the bytes against the size).  Else 0,
+ * with nothing read. */
+int feed_spread(feed *f, hasher *h, int *err);
 /* Every piece to its end, in in's first buffer. */
 int feed_all(feed *f, hasher *const *hs, size_t n, input *in);
 

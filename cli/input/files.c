@@ -88,13 +88,14 @@ void input_free(input *in)
         input_buffer_free(in->buf[i], in->size);
 }
 
-size_t read_full(int fd, uint8_t *buf, size_t size, int *err)
+size_t read_full_at(int fd, uint8_t *buf, size_t size, off_t at, int *err)
 {
     size_t got = 0;
 
     *err = 0;
     while (got < size) {
-        ssize_t n = read(fd, buf + got, size - got);
+        ssize_t n = at < 0 ? read(fd, buf + got, size - got)
+                           : pread(fd, buf + got, size - got, at + (off_t)got);
         if (n == 0)
             break;
         if (n < 0) {

@@ -51,9 +51,11 @@ void input_buffer_free(uint8_t *p, size_t size);
 int input_init(input *in, int read_ahead);
 void input_free(input *in);
 
-/* Fills buf as far as the file goes.  Returns the bytes read; *err gets
- * the errno of a failed read (0 when none). */
-size_t read_full(int fd, uint8_t *buf, size_t size, int *err);
+/* Fills buf as far as the file goes, from byte at (pread) or, when at is
+ * negative, from where fd stands.  Returns the bytes read; *err gets the
+ * errno of a failed read (0 when none). */
+size_t read_full_at(int fd, uint8_t *buf, size_t size, off_t at, int *err);
+#define read_full(fd, buf, size, err) read_full_at(fd, buf, size, -1, err)
 
 /* A regular file whose st_size is the length of what a read gives: not
  * one of size 0, nor one of /proc, /sys and the like, whose sizes are 0 or

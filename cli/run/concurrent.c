@@ -5,7 +5,6 @@
 #include <fcntl.h>
 #include <openssl/err.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,15 +21,6 @@
 /* Workers hash files, the printing thread streams: --threads is capped at
  * the provider's own thread cap. */
 #define MAX_WORKERS KSUMPROV_MAX_THREADS
-
-unsigned ksum_cpu_count(void)
-{
-    cpu_set_t set;
-
-    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
-        return (unsigned)CPU_COUNT(&set);
-    return 1;
-}
 
 /* ---- the road's choice ---- */
 

@@ -17,11 +17,8 @@
 
 #include "front/options.h"
 #include "run/progress.h"
+#include "base/thread.h"
 #include "run/turns.h"
-
-/* The CPUs this process may run on (its affinity mask), at least 1: the
- * default number of threads. */
-unsigned ksum_cpu_count(void);
 
 /* How files are spread over threads and batches. */
 typedef struct road {

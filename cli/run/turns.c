@@ -154,7 +154,26 @@ static int begin_contexts(turns *t, size_t j, in_flight *f)
     return (f->r.sums = malloc(bytes)) == NULL ? ENOMEM : 0;
 }
 
-/* Starts f's file (slot j); 0 when it failed at once (its result
+/* The last file, every other worker idle, read in ranges by all the
+ * threads when feed_spread takes it (check mode's one big image); 1 when
+ * it did, its result in f->r. */
+static int spread_alone(turns *t, size_t j, in_flight *f)
+{
+    worker_context *c = f->job.alone && f->job.n == 1 ? context(t, j, &f->job.d[0]) : NULL;
+
+    if (c == NULL)
+        return 0;
+    hasher_set_threads(&c->h, f->job.d[0].o->threads);
+    if (!feed_spread(&f->in, f->hs[0] = &c->h, &f->r.err))
+        return 0;
+    if (f->r.err == KSUM_EHASH)
+        evp_failed(&f->r);
+    else if (f->r.err == 0 && (f->r.sums = malloc(f->job.d[0].size)) == NULL)
+        f->r.err = ENOMEM;
+    return 1;
+}
+
+/* Starts f's file (slot j); 0 when it failed or ended at once (its result
  * published). */
 static int start(turns *t, size_t j, in_flight *f, const turns_source *src)
 {
@@ -163,6 +182,10 @@ static int start(turns *t, size_t j, in_flight *f, const turns_source *src)
      * longer a regular file goes back to the pool, which decides. */
     f->r.err = feed_open(&f->in, f->job.dirfd, f->job.path + f->job.name_at, 1, f->job.nofollow,
                          f->job.progress);
+    if (f->r.err == 0 && spread_alone(t, j, f)) {
+        finish(f, src);
+        return 0;
+    }
     if (f->r.err == 0 && (f->r.err = begin_contexts(t, j, f)) == 0) {
         /* Long: more than a big turn after its last pairing ends (a K12
          * file of megabytes: only its first chunk pairs).  Files taken

@@ -11,10 +11,14 @@ import pytest
 from conftest import run
 
 
-def threads_sent(init_log, d, args):
-    """The "threads" each init was given, 0 when none."""
+def threads_sent(init_log, d, args, ranges=None):
+    """The "threads" each init was given, 0 when none; but the inits of a
+    file read in ranges by the threads (cli/input/spread.c), which carry its
+    length, go to ranges: each range's context hashes on its thread alone."""
     _, inits = init_log(args, d)
-    return [int(p.get("threads", "0")) for p in inits]
+    if ranges is not None:
+        ranges.extend(p for p in inits if "offset" in p)
+    return [int(p.get("threads", "0")) for p in inits if "message-length" not in p]
 
 
 @pytest.mark.parametrize("alg", ["--k12", "--kt256", "--parallelhash128"])
@@ -27,8 +31,11 @@ def test_check_mode_gives_a_big_tree_file_its_threads(init_log, tmp_path, alg):
     code, listing, err = run([alg, "big"], cwd=tmp_path)
     assert code == 0, err
     (tmp_path / "list").write_bytes(listing)
-    hashing = threads_sent(init_log, tmp_path, [alg, "--threads", "2", "big"])
-    checking = threads_sent(init_log, tmp_path, [alg, "--threads", "2", "-c", "list"])
+    ranges = []
+    hashing = threads_sent(init_log, tmp_path, [alg, "--threads", "2", "big"], ranges)
+    checking = threads_sent(init_log, tmp_path, [alg, "--threads", "2", "-c", "list"], ranges)
+    if alg != "--parallelhash128":   # four 4 MiB ranges, twice
+        assert len(ranges) == 8 and {p["threads"] for p in ranges} == {"1"}, ranges
     assert set(hashing) == {2}
     assert 1 not in checking, checking
 
