@@ -38,8 +38,7 @@ static OSSL_LIB_CTX *ksumprov_context(OSSL_PROVIDER **prov)
      * instructions of starting.  No legacy cipher and digest tables
      * either: the first fetch would copy all their names into the
      * context's name map, and ksum fetches only its provider's algorithms
-     * by their own names (an empty file: 8.3 to 5.1 million instructions,
-     * by callgrind). */
+     * by their own names (docs/benchmarks.md, start-up). */
     OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG | OPENSSL_INIT_NO_ADD_ALL_CIPHERS |
                             OPENSSL_INIT_NO_ADD_ALL_DIGESTS,
                         NULL);

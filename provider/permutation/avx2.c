@@ -169,12 +169,9 @@ static unsigned multi_setup(multi_in *in, uint64_t *s[LANES],
 }
 
 /*
- * Measured with bench/bench_core (rate 136, 24 rounds, TSC cycles, AMD
- * EPYC Zen 4, gcc release build, best of 3000 samples; clang within 5%,
- * same conclusion): one state absorbs a block in 644; four
- * states side by side in 1016 a step, whether 4, 3, 2 or 1 lanes are
- * active (254, 339, 508 and 1016 a message block).  So two or more active
- * lanes share the 4-way permutation, and a lone lane goes on alone.
+ * A 4-way step costs about what 1.6 single-state permutations do, however
+ * many of its lanes are active (bench/bench_core, docs/benchmarks.md):
+ * two or more active lanes share it, and a lone lane goes on alone.
  */
 static void avx2_absorb_multi(uint64_t *const state[LANES], unsigned rounds,
                               const unsigned rate[LANES],

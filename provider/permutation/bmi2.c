@@ -2,7 +2,7 @@
 /*
  * The BMI2 backend: the portable single-state code compiled with -mbmi
  * -mbmi2 (this file only), where andn does chi's ~a & b in one instruction
- * and rorx rotates without a copy: about 15% faster on AVX2-era CPUs.  One
+ * and rorx rotates without a copy (docs/benchmarks.md).  One
  * lane, as the portable backend.
  */
 #include "keccak_p.h"
