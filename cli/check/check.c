@@ -43,10 +43,9 @@ static int unescape(char *s, size_t *len, int escaped)
             *out++ = '\n';
         else if (*s == 'r')
             *out++ = '\r';
-        else if (*s == 'x' && isxdigit((unsigned char)s[1]) &&
-                 isxdigit((unsigned char)s[2]) && (s[1] != '0' || s[2] != '0')) {
-            char hex[3] = {s[1], s[2], '\0'};
-            *out++ = (char)strtoul(hex, NULL, 16);
+        else if (*s == 'x' && hex_value(s[1]) >= 0 && hex_value(s[2]) >= 0 &&
+                 (s[1] != '0' || s[2] != '0')) {
+            *out++ = (char)(16 * hex_value(s[1]) + hex_value(s[2]));
             s += 2;
         } else
             return 0;
@@ -198,6 +197,15 @@ static hasher *cache_get(hasher_cache *hc, const digest_spec *d)
     return h;
 }
 
+/* How a line is checked: with which algorithm, in which mode, and at the
+ * length its tag's -BITS says (0: none said). */
+typedef struct line_plan {
+    const algorithm *alg;
+    int xof;
+    size_t tagged;
+    size_t want;    /* the length the line must have, once known (0: any) */
+} line_plan;
+
 /* The reading of the check files, line after line, into items: whichever
  * thread needs the next item reads it (concurrent.h), one at a time. */
 typedef struct checker {
@@ -218,20 +226,10 @@ typedef struct checker {
     size_t fit_none;        /* the last hex length note_fits found no fit for */
     struct {                /* the last tag resolved, for lists of one kind */
         char text[CHECK_TAG_MAX + 1];
-        int fate, xof;
-        const algorithm *alg;
-        size_t bytes;
+        int fate;
+        line_plan plan;
     } last;
 } checker;
-
-/* How a line is checked: with which algorithm, in which mode, and at the
- * length its tag's -BITS says (0: none said). */
-typedef struct line_plan {
-    const algorithm *alg;
-    int xof;
-    size_t tagged;
-    size_t want;    /* the length the line must have, once known (0: any) */
-} line_plan;
 
 /* The digest of alg in XOF mode or not, at size bytes. */
 static digest_spec spec_of(const checker *c, const algorithm *alg, int xof, size_t size)
@@ -270,8 +268,8 @@ enum {
 
 typedef struct check_item {
     int kind;
-    const char *label;      /* the check file's name in messages */
-    const char *path;       /* ITEM_LIST_FAILED: as given */
+    const char *label;      /* the check file's name in messages
+                               (ITEM_LIST_FAILED: as given) */
     unsigned long lineno;
     int err;                /* ITEM_LIST_FAILED: why; ITEM_LINE: why its
                                file cannot be hashed, known unread */
@@ -300,12 +298,14 @@ typedef struct check_printer {
     input in;
     progress *pg;           /* --progress, or NULL */
     int keyed;
-    int stdin_is_list;      /* a check file is standard input: '-' is refused */
-    int stdin_is_tty;       /* so is a terminal: a list must not wait on the user */
+    int stdin_refusal;      /* why a '-' line may not read standard input:
+                               KSUM_ESTDIN, a check file is standard input;
+                               KSUM_ETTY, it is a terminal (a list must not
+                               wait on the user); 0: it may */
     counts n;               /* the check file being printed */
     int ok;                 /* every check file passed so far */
-    int stopped;            /* standard output failed: stop at once */
-    int no_memory;          /* memory ran out here: said, stop at once */
+    int stop;               /* stop at once: KSUM_EWRITE, standard output
+                               failed; ENOMEM, memory ran out here (said) */
     char reason[512];       /* OpenSSL's, of a line hashed here */
 } check_printer;
 
@@ -317,7 +317,8 @@ static void print_result(check_printer *c, const check_item *it, const char *wha
         putchar('\\');
     print_names(stdout, it->names, it->n, escape);
     printf(": %s\n", what);
-    c->stopped = !output_ok();
+    if (!output_ok())
+        c->stop = KSUM_EWRITE;
 }
 
 /* Constant time: the check file may hold a MAC. */
@@ -353,7 +354,7 @@ static int stdin_refused(const check_printer *c, const check_item *it, const cha
     for (size_t i = 0; i < it->n; i++)
         if (strcmp(it->names[i], "-") == 0) {
             *failed = it->names[i];
-            return c->stdin_is_list ? KSUM_ESTDIN : c->stdin_is_tty ? KSUM_ETTY : 0;
+            return c->stdin_refusal;
         }
     return 0;
 }
@@ -409,7 +410,7 @@ static void run_out(check_printer *c, int said)
 {
     if (!said)
         message_fail("out of memory");
-    c->no_memory = 1;
+    c->stop = ENOMEM;
 }
 
 /* A line's verdict: what a worker made of its file (r), or else hashed
@@ -479,29 +480,22 @@ static void verify(check_printer *c, const check_item *it, const file_result *r)
 static int item_of(check_line *l, int tuple, size_t size, check_item *it)
 {
     size_t n = 1;
-    char **names, *text;
-    uint8_t *want;
+    char *text;
 
     for (size_t i = 0; i < l->name_len; i++)
-        if (l->name[i] == '\0') {
-            if (!tuple)
-                l->name[i] = '\t';
-            n += tuple;
-        }
-    it->held = n * sizeof *names + size + l->name_len + 1;
+        if (l->name[i] == '\0' && tuple)
+            n++;
+        else if (l->name[i] == '\0')
+            l->name[i] = '\t';
+    it->held = n * sizeof *it->names + size + l->name_len + 1;
     if ((it->mem = malloc(it->held)) == NULL)
         return 0;
-    it->held += size;
-    names = it->mem;
-    want = (uint8_t *)(names + n);
-    text = (char *)want + size;
-    memcpy(want, l->digest, size);
-    memcpy(text, l->name, l->name_len + 1);
-    it->names = names;
-    it->n = 0;
-    it->want = want;
-    for (char *p = text; it->n < n; p += strlen(p) + 1)
-        names[it->n++] = p;
+    it->held += size;   /* and the digest computed */
+    it->names = it->mem;
+    it->want = memcpy(it->names + n, l->digest, size);
+    text = memcpy((char *)(it->names + n) + size, l->name, l->name_len + 1);
+    for (it->n = 0; it->n < n; text += strlen(text) + 1)
+        it->names[it->n++] = text;
     return 1;
 }
 
@@ -519,16 +513,13 @@ enum {
  * KSUM_MAX_OUTPUT_SIZE; the bytes, or 0. */
 static size_t tag_bytes(const char *bits)
 {
-    unsigned long long v = 0;
+    char *end;
+    unsigned long long v;
 
     if (*bits < '1' || *bits > '9')
         return 0;
-    for (; *bits != '\0'; bits++) {
-        if (!isdigit((unsigned char)*bits) || v > 8 * (unsigned long long)KSUM_MAX_OUTPUT_SIZE)
-            return 0;
-        v = v * 10 + (unsigned long long)(*bits - '0');
-    }
-    return v % 8 == 0 && v / 8 <= KSUM_MAX_OUTPUT_SIZE ? (size_t)(v / 8) : 0;
+    v = strtoull(bits, &end, 10);   /* too big: ULLONG_MAX, not a multiple of 8 */
+    return *end == '\0' && v % 8 == 0 && v / 8 <= KSUM_MAX_OUTPUT_SIZE ? (size_t)(v / 8) : 0;
 }
 
 /* A tag's algorithm without its length: any name the provider knows, or
@@ -557,9 +548,7 @@ static int resolve_tag(checker *c, const char *tag, line_plan *p)
     int fate = LINE_CHECKED;
 
     if (strcmp(tag, c->last.text) == 0 && c->last.text[0] != '\0') {
-        p->alg = c->last.alg;
-        p->xof = c->last.xof;
-        p->tagged = c->last.bytes;
+        *p = c->last.plan;
         return c->last.fate;
     }
     p->tagged = 0;
@@ -574,9 +563,7 @@ static int resolve_tag(checker *c, const char *tag, line_plan *p)
         fate = LINE_UNSUPPORTED;
     strcpy(c->last.text, tag);  /* tags are at most CHECK_TAG_MAX long */
     c->last.fate = fate;
-    c->last.alg = p->alg;
-    c->last.xof = p->xof;
-    c->last.bytes = p->tagged;
+    c->last.plan = *p;
     return fate;
 }
 
@@ -899,8 +886,16 @@ static int summarize(const check_printer *c, const char *file, const counts *n,
 static void list_failed(check_item *it, const char *path, int err)
 {
     it->kind = err == ENOMEM ? ITEM_NO_MEMORY : ITEM_LIST_FAILED;
-    it->path = path;
+    it->label = path;
     it->err = err;
+}
+
+static void close_list(checker *c)
+{
+    if (!c->is_stdin)
+        close(c->r.fd);
+    line_reader_free(&c->r);
+    c->reading = 0;
 }
 
 /* Opens the next check file; 1 when that gave an item (it cannot be
@@ -920,23 +915,13 @@ static int open_list(checker *c, check_item *it)
         list_failed(it, c->path, errno);
         return 1;
     }
+    c->reading = 1;
     if (!line_reader_init(&c->r, fd)) {
+        close_list(c);
         list_failed(it, c->path, ENOMEM);
-        line_reader_free(&c->r);
-        if (!c->is_stdin)
-            close(fd);
         return 1;
     }
-    c->reading = 1;
     return 0;
-}
-
-static void close_list(checker *c)
-{
-    if (!c->is_stdin)
-        close(c->r.fd);
-    line_reader_free(&c->r);
-    c->reading = 0;
 }
 
 /* The next item of the check file being read; after its last line, its
@@ -945,33 +930,25 @@ static void list_item(checker *c, check_item *it)
 {
     int got, err = 0;
 
-    for (;;) {
+    do {
         got = c->ending ? LINE_END : line_next(&c->r, &err);
-        if (got == LINE_END) {
-            close_list(c);
-            it->kind = ITEM_SUMMARY;
-            snprintf(it->why, sizeof it->why, "%s", c->fits);
-            c->fits[0] = '\0';
-            return;
-        }
         it->lineno = ++c->lineno;
-        if (got == LINE_OK) {
-            if (line_item(c, it))
-                return;
-            continue;
-        }
-        if (got == LINE_READ_ERROR && !c->r.read_any) {
-            close_list(c);
-            list_failed(it, c->path, err);  /* e.g. a directory */
-            return;
-        }
+    } while (got == LINE_OK && !line_item(c, it));     /* blank or comment */
+    if (got == LINE_END) {
+        close_list(c);
+        it->kind = ITEM_SUMMARY;
+        snprintf(it->why, sizeof it->why, "%s", c->fits);
+        c->fits[0] = '\0';
+    } else if (got == LINE_READ_ERROR && !c->r.read_any) {
+        close_list(c);
+        list_failed(it, c->path, err);  /* e.g. a directory */
+    } else if (got != LINE_OK) {
         it->kind = ITEM_UNREAD;
         it->say = !c->o->status;
         snprintf(it->why, sizeof it->why, "line could not be read: %s",
                  strerror(got == LINE_TOO_LONG ? ENOMEM : err));
         /* After a read error, where the next line would start is unknown. */
         c->ending = got == LINE_READ_ERROR;
-        return;
     }
 }
 
@@ -1035,7 +1012,7 @@ static int print_item(void *ctx, void *item, file_result *r, file_progress *prog
         c->n.lines_unread++;
         break;
     case ITEM_LIST_FAILED:
-        report_error(it->path, it->err, NULL);
+        report_error(it->label, it->err, NULL);
         c->ok = 0;
         break;
     case ITEM_NO_MEMORY:
@@ -1048,7 +1025,7 @@ static int print_item(void *ctx, void *item, file_result *r, file_progress *prog
     if (it->say)
         line_message(it->label, it->lineno, it->why);
     progress_resume(c->pg);
-    return c->stopped ? KSUM_EWRITE : c->no_memory ? ENOMEM : 0;
+    return c->stop;
 }
 
 static void drop_item(void *ctx, void *item)
@@ -1103,9 +1080,10 @@ static int check_run_open(check_run *run, const options *o, OSSL_LIB_CTX *lib, r
     pr->o = o;
     pr->keyed = c->keyed;
     pr->ok = 1;
+    pr->stdin_refusal = isatty(STDIN_FILENO) ? KSUM_ETTY : 0;
     for (char **f = o->files; *f != NULL; f++)
-        pr->stdin_is_list |= is_standard_input(*f);
-    pr->stdin_is_tty = isatty(STDIN_FILENO);
+        if (is_standard_input(*f))
+            pr->stdin_refusal = KSUM_ESTDIN;
     road_choose(r, o, lib, 1, 1);
     if (!cache_init(&c->facts, lib, 1) || !cache_init(&pr->hashers, lib, 0) ||
         !input_init(&pr->in, r->read_ahead))
@@ -1144,10 +1122,9 @@ int check_files(const options *o, OSSL_LIB_CTX *lib)
                      .print = print_item, .drop = drop_item, .ctx = run, .nkeys = CACHE_KEYS};
     /* --status asks for silence: no display either */
     run->printer.pg = progress_start(o->progress && !o->status);
-    ok = road_run(&r, lib, &c, run->printer.pg) && run->printer.ok && !run->printer.stopped &&
-         !run->printer.no_memory;
+    ok = road_run(&r, lib, &c, run->printer.pg) && run->printer.ok && run->printer.stop == 0;
     progress_stop(run->printer.pg);
-    if (!run->printer.stopped && !run->printer.no_memory)
+    if (run->printer.stop == 0)
         warn_unapplied(&run->reader);
     check_run_close(run);
     return ok;
