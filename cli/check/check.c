@@ -213,7 +213,7 @@ typedef struct checker {
     options xof_opts;       /* *o with -x: the lines whose tag names an XOF */
     hasher_cache facts;     /* what each algorithm takes: never hashed with */
     char **lists;           /* the check files not opened yet */
-    const char *path, *label;   /* the one being read, and its name in messages */
+    const char *path;       /* the one being read */
     int is_stdin;
     line_reader r;
     int reading;            /* r reads it */
@@ -583,16 +583,14 @@ static int line_algorithm(checker *c, const check_line *l, line_plan *p)
     p->tagged = 0;
     if (l->tag == NULL)
         return c->o->evp->nalgs > 1 ? LINE_IMPROPER : LINE_CHECKED;
-    fate = resolve_tag(c, l->tag, p);
-    if (fate != LINE_CHECKED)
+    if ((fate = resolve_tag(c, l->tag, p)) != LINE_CHECKED)
         return fate;
     /* With -x, a tag of the fixed-length function (KMAC128) is another
      * function. */
     if (!p->xof && c->o->xof && has_xof(c, p->alg))
         return LINE_OTHER_ALGORITHM;
-    if (!c->o->alg_given)
-        return LINE_CHECKED;
-    if ((chosen = options_chosen(c->o->evp, p->alg)) == NULL)
+    chosen = c->o->alg_given ? options_chosen(c->o->evp, p->alg) : p->alg;
+    if (chosen == NULL)
         return LINE_OTHER_ALGORITHM;
     p->alg = chosen;
     return LINE_CHECKED;
@@ -906,7 +904,6 @@ static int open_list(checker *c, check_item *it)
 
     c->path = *c->lists++;
     c->is_stdin = strcmp(c->path, "-") == 0;
-    c->label = c->is_stdin ? "standard input" : c->path;
     c->lineno = 0;
     c->form = CHECK_FORM_UNKNOWN;
     c->ending = 0;
@@ -971,7 +968,7 @@ static int next_item(void *ctx, void *item, file_job *job, size_t *weight)
         if (open_list(c, it))
             return 1;
     }
-    it->label = c->label;
+    it->label = c->is_stdin ? "standard input" : c->path;
     list_item(c, it);
     if (it->kind == ITEM_LINE && !it->here && it->err == 0) {
         job->path = it->names[0];
