@@ -43,10 +43,9 @@ static int unescape(char *s, size_t *len, int escaped)
             *out++ = '\n';
         else if (*s == 'r')
             *out++ = '\r';
-        else if (*s == 'x' && isxdigit((unsigned char)s[1]) &&
-                 isxdigit((unsigned char)s[2]) && (s[1] != '0' || s[2] != '0')) {
-            char hex[3] = {s[1], s[2], '\0'};
-            *out++ = (char)strtoul(hex, NULL, 16);
+        else if (*s == 'x' && hex_value(s[1]) >= 0 && hex_value(s[2]) >= 0 &&
+                 (s[1] != '0' || s[2] != '0')) {
+            *out++ = (char)(16 * hex_value(s[1]) + hex_value(s[2]));
             s += 2;
         } else
             return 0;
@@ -159,12 +158,12 @@ typedef struct counts {
 } counts;
 
 /* Hashers by algorithm and XOF mode (the key of digest_spec), opened on
- * first use. */
+ * first use: one has its algorithm once opened, and a zeroed one (never
+ * opened, or failed to open) holds nothing to close. */
 typedef struct hasher_cache {
     OSSL_LIB_CTX *lib;
     int quiet;      /* the reading's: on any thread, it does not print */
     hasher *hashers;
-    int *opened;
 } hasher_cache;
 
 #define CACHE_KEYS (2 * algorithm_count)
@@ -174,17 +173,14 @@ static int cache_init(hasher_cache *hc, OSSL_LIB_CTX *lib, int quiet)
     hc->lib = lib;
     hc->quiet = quiet;
     hc->hashers = calloc(CACHE_KEYS, sizeof *hc->hashers);
-    hc->opened = calloc(CACHE_KEYS, sizeof *hc->opened);
-    return hc->hashers != NULL && hc->opened != NULL;
+    return hc->hashers != NULL;
 }
 
 static void cache_free(hasher_cache *hc)
 {
-    for (size_t i = 0; hc->opened != NULL && i < CACHE_KEYS; i++)
-        if (hc->opened[i])
-            hasher_close(&hc->hashers[i]);
+    for (size_t i = 0; hc->hashers != NULL && i < CACHE_KEYS; i++)
+        hasher_close(&hc->hashers[i]);
     free(hc->hashers);
-    free(hc->opened);
 }
 
 /* The hasher of d's algorithm and options; NULL when it cannot be
@@ -193,17 +189,22 @@ static hasher *cache_get(hasher_cache *hc, const digest_spec *d)
 {
     hasher *h = &hc->hashers[d->key];
 
-    if (!hc->opened[d->key]) {
-        if (hc->quiet ? !hasher_open_quiet(h, hc->lib, d->alg, d->o)
-                      : !hasher_open(h, hc->lib, d->alg, d->o)) {
-            hasher_close(h);
-            ERR_clear_error();
-            return NULL;
-        }
-        hc->opened[d->key] = 1;
+    if (h->alg == NULL &&
+        !(hc->quiet ? hasher_open_quiet : hasher_open)(h, hc->lib, d->alg, d->o)) {
+        ERR_clear_error();
+        return NULL;
     }
     return h;
 }
+
+/* How a line is checked: with which algorithm, in which mode, and at the
+ * length its tag's -BITS says (0: none said). */
+typedef struct line_plan {
+    const algorithm *alg;
+    int xof;
+    size_t tagged;
+    size_t want;    /* the length the line must have, once known (0: any) */
+} line_plan;
 
 /* The reading of the check files, line after line, into items: whichever
  * thread needs the next item reads it (concurrent.h), one at a time. */
@@ -212,7 +213,7 @@ typedef struct checker {
     options xof_opts;       /* *o with -x: the lines whose tag names an XOF */
     hasher_cache facts;     /* what each algorithm takes: never hashed with */
     char **lists;           /* the check files not opened yet */
-    const char *path, *label;   /* the one being read, and its name in messages */
+    const char *path;       /* the one being read */
     int is_stdin;
     line_reader r;
     int reading;            /* r reads it */
@@ -225,20 +226,10 @@ typedef struct checker {
     size_t fit_none;        /* the last hex length note_fits found no fit for */
     struct {                /* the last tag resolved, for lists of one kind */
         char text[CHECK_TAG_MAX + 1];
-        int fate, xof;
-        const algorithm *alg;
-        size_t bytes;
+        int fate;
+        line_plan plan;
     } last;
 } checker;
-
-/* How a line is checked: with which algorithm, in which mode, and at the
- * length its tag's -BITS says (0: none said). */
-typedef struct line_plan {
-    const algorithm *alg;
-    int xof;
-    size_t tagged;
-    size_t want;    /* the length the line must have, once known (0: any) */
-} line_plan;
 
 /* The digest of alg in XOF mode or not, at size bytes. */
 static digest_spec spec_of(const checker *c, const algorithm *alg, int xof, size_t size)
@@ -247,21 +238,23 @@ static digest_spec spec_of(const checker *c, const algorithm *alg, int xof, size
                          (size_t)(alg - algorithms) + (xof ? algorithm_count : 0)};
 }
 
-/* What the algorithm takes and its lengths are its hasher's facts. */
-static hasher *hasher_for(checker *c, const algorithm *alg, int xof)
+/* What the algorithm takes and its lengths, as its hasher has them (the
+ * same in either mode); NULL when out of memory. */
+static const algorithm_facts *facts_of(checker *c, const algorithm *alg)
 {
-    digest_spec d = spec_of(c, alg, xof, 0);
+    digest_spec d = spec_of(c, alg, 0, 0);
+    hasher *h = cache_get(&c->facts, &d);
 
-    return cache_get(&c->facts, &d);
+    return h != NULL ? &h->facts : NULL;
 }
 
-/* The file, or TupleHash's files, a line names. */
-typedef struct entry {
-    char **names;
-    size_t n;
-    const uint8_t *want;    /* the digest of the line */
-    int guessed;            /* untagged, checked with the default algorithm */
-} entry;
+/* alg has an XOF mode (as far as can be told without memory). */
+static int has_xof(checker *c, const algorithm *alg)
+{
+    const algorithm_facts *f = facts_of(c, alg);
+
+    return f != NULL && (f->takes & TAKES_XOF);
+}
 
 /* What the reading gives the printing, in the lists' order. */
 enum {
@@ -270,26 +263,29 @@ enum {
     ITEM_UNREAD,        /* a line that could not be read */
     ITEM_LIST_FAILED,   /* a check file that could not be read at all */
     ITEM_SUMMARY,       /* the end of a check file */
-    ITEM_NO_MEMORY,     /* a line read, with no memory to hold it */
+    ITEM_NO_MEMORY,     /* no memory for a line or a check file read */
 };
 
 typedef struct check_item {
     int kind;
-    const char *label;      /* the check file's name in messages */
-    const char *path;       /* ITEM_LIST_FAILED: as given */
+    const char *label;      /* the check file's name in messages
+                               (ITEM_LIST_FAILED: as given) */
     unsigned long lineno;
-    int err;                /* ITEM_UNREAD, ITEM_LIST_FAILED: why; ITEM_LINE:
-                               why its file cannot be hashed, known unread */
-    int say;                /* ITEM_IMPROPER: its message is printed */
+    int err;                /* ITEM_LIST_FAILED: why; ITEM_LINE: why its
+                               file cannot be hashed, known unread */
+    int say;                /* ITEM_IMPROPER, ITEM_UNREAD: why is printed */
     char why[CHECK_TAG_MAX + 320];
-    /* ITEM_LINE: its names and digest (in mem), hashed for d by a worker,
-     * or by the printing thread when here */
-    entry e;
+    /* ITEM_LINE: the file, or TupleHash's files, it names and its digest
+     * (in mem), hashed for d by a worker, or by the printing thread when
+     * here */
+    char **names;
+    size_t n;
+    const uint8_t *want;
     void *mem;
     size_t held;            /* the bytes of mem and of the digest computed */
     digest_spec d;
     int here;
-    int unfetched;          /* its algorithm could not be fetched */
+    int guessed;            /* untagged, checked with the default algorithm */
     int keyless;            /* a KMAC line, without a key or a switch */
     int tree;               /* its name ends in '/': a directory tree's digest */
 } check_item;
@@ -302,24 +298,27 @@ typedef struct check_printer {
     input in;
     progress *pg;           /* --progress, or NULL */
     int keyed;
-    int stdin_is_list;      /* a check file is standard input: '-' is refused */
-    int stdin_is_tty;       /* so is a terminal: a list must not wait on the user */
+    int stdin_refusal;      /* why a '-' line may not read standard input:
+                               KSUM_ESTDIN, a check file is standard input;
+                               KSUM_ETTY, it is a terminal (a list must not
+                               wait on the user); 0: it may */
     counts n;               /* the check file being printed */
     int ok;                 /* every check file passed so far */
-    int stopped;            /* standard output failed: stop at once */
-    int no_memory;          /* memory ran out here: said, stop at once */
+    int stop;               /* stop at once: KSUM_EWRITE, standard output
+                               failed; ENOMEM, memory ran out here (said) */
     char reason[512];       /* OpenSSL's, of a line hashed here */
 } check_printer;
 
-static void print_result(check_printer *c, const entry *e, const char *what)
+static void print_result(check_printer *c, const check_item *it, const char *what)
 {
-    int escape = names_need_escape(e->names, e->n);
+    int escape = names_need_escape(it->names, it->n);
 
     if (escape)
         putchar('\\');
-    print_names(stdout, e->names, e->n, escape);
+    print_names(stdout, it->names, it->n, escape);
     printf(": %s\n", what);
-    c->stopped = !output_ok();
+    if (!output_ok())
+        c->stop = KSUM_EWRITE;
 }
 
 /* Constant time: the check file may hold a MAC. */
@@ -350,81 +349,56 @@ static int bytes_equal_streamed(const uint8_t *want, hasher *h, int *equal)
 /* Why the line may not read standard input: it would be the rest of a
  * check file, or the terminal (a list would leave ksum waiting on the
  * user); 0 when it may, or names no '-'. */
-static int stdin_refused(const check_printer *c, const entry *e, const char **failed)
+static int stdin_refused(const check_printer *c, const check_item *it, const char **failed)
 {
-    for (size_t i = 0; i < e->n; i++)
-        if (strcmp(e->names[i], "-") == 0) {
-            *failed = e->names[i];
-            return c->stdin_is_list ? KSUM_ESTDIN : c->stdin_is_tty ? KSUM_ETTY : 0;
+    for (size_t i = 0; i < it->n; i++)
+        if (strcmp(it->names[i], "-") == 0) {
+            *failed = it->names[i];
+            return c->stdin_refusal;
         }
     return 0;
 }
 
-/* Hashes here the file (or files) of a line no worker took, and compares;
- * returns 0 or why it could not, with *failed the name to report. */
+/* Hashes here, with h, the file (or files) of a line no worker took, and
+ * compares; returns 0 or why it could not, with *failed the name to
+ * report. */
 static int compare_here(check_printer *c, const check_item *it, hasher *h, int *equal,
                         const char **failed)
 {
-    const entry *e = &it->e;
-    int stream = hasher_streams(h), err;
-    uint8_t *sum, *no_sum = NULL;
-
-    if ((err = stdin_refused(c, e, failed)) != 0)
-        return err;
-    *failed = e->names[0];
-    if ((sum = OPENSSL_malloc(stream ? 1 : h->size)) == NULL)
-        return ENOMEM;
-    if (it->tree)
-        err = tree_digest(c->hashers.lib, &it->d, h, e->names[0], &c->in, c->o->status);
-    else if (h->facts.takes & TAKES_ELEMENTS)
-        err = hash_tuple(h, e->names, e->n, &c->in, stream ? NULL : sum, failed);
-    else
-        err = feed_path(&h, 1, e->names[0], &c->in, stream ? &no_sum : &sum);
-    if (err == 0 && it->tree && !stream && !hasher_end(h, sum))
-        err = KSUM_EHASH;
-    if (err == 0 && stream && !bytes_equal_streamed(e->want, h, equal))
-        err = KSUM_EHASH;
-    else if (err == 0 && !stream)
-        *equal = bytes_equal(e->want, sum, h->size);
-    OPENSSL_free(sum);
-    return err;
-}
-
-/* A line's verdict: what a worker made of its file (r), or else hashed
- * here with h.  Returns 0 or why it could not be hashed, with *failed the name
- * to report and *why a reason to add (NULL: none, or this thread's). */
-static int compare_line(check_printer *c, const check_item *it, const file_result *r,
-                        hasher *h, int *equal, const char **failed, const char **why)
-{
+    uint8_t *sum = NULL;    /* stays NULL for an output squeezed piece by piece */
     int err;
 
-    *failed = it->e.names[0];
-    *why = NULL;
-    if (it->err != 0)
-        return it->err;
-    if (r != NULL) {
-        *why = r->why;
-        if (r->err == 0)
-            *equal = bytes_equal(it->e.want, r->sums, it->d.size);
-        return r->err;
-    }
+    if ((err = stdin_refused(c, it, failed)) != 0)
+        return err;
+    *failed = it->names[0];
     hasher_set_size(h, it->d.size);
-    err = compare_here(c, it, h, equal, failed);
-    if (err == KSUM_EHASH && openssl_reason(c->reason, sizeof c->reason))
+    if (!hasher_streams(h) && (sum = OPENSSL_malloc(h->size)) == NULL)
         return ENOMEM;
-    *why = err == KSUM_EHASH ? c->reason : NULL;
+    if (it->tree)
+        err = tree_digest(c->hashers.lib, &it->d, h, it->names[0], &c->in, c->o->status);
+    else if (h->facts.takes & TAKES_ELEMENTS)
+        err = hash_tuple(h, it->names, it->n, &c->in, sum, failed);
+    else
+        err = feed_path(&h, 1, it->names[0], &c->in, &sum);
+    if (err == 0 && it->tree && sum != NULL && !hasher_end(h, sum))
+        err = KSUM_EHASH;
+    if (err == 0 && sum == NULL && !bytes_equal_streamed(it->want, h, equal))
+        err = KSUM_EHASH;
+    else if (err == 0 && sum != NULL)
+        *equal = bytes_equal(it->want, sum, h->size);
+    OPENSSL_free(sum);
     return err;
 }
 
 /* --ignore-missing: a line whose file is missing is no line of this
  * tree; a tuple is that only when every element is missing (one present
  * says the line is the tree's, and it cannot be verified). */
-static int all_missing(const entry *e)
+static int all_missing(const check_item *it)
 {
     struct stat st;
 
-    for (size_t i = 0; e->n > 1 && i < e->n; i++)
-        if (strcmp(e->names[i], "-") == 0 || stat(e->names[i], &st) == 0 ||
+    for (size_t i = 0; it->n > 1 && i < it->n; i++)
+        if (strcmp(it->names[i], "-") == 0 || stat(it->names[i], &st) == 0 ||
             errno != ENOENT)
             return 0;   /* standard input is never missing */
     return 1;
@@ -436,57 +410,66 @@ static void run_out(check_printer *c, int said)
 {
     if (!said)
         message_fail("out of memory");
-    c->no_memory = 1;
+    c->stop = ENOMEM;
 }
 
+/* A line's verdict: what a worker made of its file (r), or else hashed
+ * here. */
 static void verify(check_printer *c, const check_item *it, const file_result *r)
 {
     const options *o = c->o;
-    const char *failed, *why;
-    hasher *h = NULL;
-    int equal = 0, err;
+    const char *failed = it->names[0], *why = NULL;
+    hasher *h;
+    int equal = 0, err = it->err;
 
     /* A worker's want of memory or EVP failure is not the file's: the line
      * is hashed here again, and what fails here is said. */
     if (r != NULL && (r->err == ENOMEM || r->err == KSUM_EHASH))
         r = NULL;
-    /* The reading could not open its algorithm: memory, as it was opened
-     * when the options were resolved. */
-    if (it->unfetched || (r == NULL && it->err == 0 &&
-                          (h = cache_get(&c->hashers, &it->d)) == NULL)) {
+    if (err == 0 && r != NULL) {
+        why = r->why;
+        if ((err = r->err) == 0)
+            equal = bytes_equal(it->want, r->sums, it->d.size);
+    } else if (err == 0 && (h = cache_get(&c->hashers, &it->d)) == NULL) {
+        /* memory, as its algorithm was opened when the options were
+         * resolved; hasher_open said it */
         progress_hold(c->pg);
-        run_out(c, !it->unfetched);
+        run_out(c, 1);
         return;
+    } else if (err == 0) {
+        /* hashed here: shown as a worker's file is */
+        progress_show(c->pg, it->names[0], c->in.progress);
+        err = compare_here(c, it, h, &equal, &failed);
+        if (err == KSUM_EHASH && openssl_reason(c->reason, sizeof c->reason))
+            err = ENOMEM;
+        why = err == KSUM_EHASH   ? c->reason
+              : err == KSUM_ESPILL ? strerror(c->in.spill_errno)
+                                   : NULL;
     }
-    if (h != NULL)  /* hashed here: shown as a worker's file is */
-        progress_show(c->pg, it->e.names[0], c->in.progress);
-    err = compare_line(c, it, r, h, &equal, &failed, &why);
     progress_hold(c->pg);
     if (err == ENOMEM) {
         run_out(c, 0);
         return;
     }
-    if (err == ENOENT && o->ignore_missing && all_missing(&it->e)) {
+    if (err == ENOENT && o->ignore_missing && all_missing(it)) {
         c->n.ignored++;
     } else if (err != 0) {
         c->n.unreadable++;
         if (!o->status) {
-            report_error(failed, err, why != NULL ? why : err == KSUM_ESPILL
-                                                         ? strerror(c->in.spill_errno) : NULL);
-            print_result(c, &it->e, "FAILED open or read");
+            report_error(failed, err, why);
+            print_result(c, it, "FAILED open or read");
         }
-    } else if (equal) {
-        c->n.keyless += it->keyless;
-        c->n.matched++;
-        c->n.guessed_ok += it->e.guessed;
-        if (!o->status && !o->quiet)
-            print_result(c, &it->e, "OK");
     } else {
         c->n.keyless += it->keyless;
-        c->n.mismatched++;
-        c->n.guessed += it->e.guessed;
-        if (!o->status)
-            print_result(c, &it->e, "FAILED");
+        if (equal) {
+            c->n.matched++;
+            c->n.guessed_ok += it->guessed;
+        } else {
+            c->n.mismatched++;
+            c->n.guessed += it->guessed;
+        }
+        if (!o->status && !(equal && o->quiet))
+            print_result(c, it, equal ? "OK" : "FAILED");
     }
 }
 
@@ -497,29 +480,22 @@ static void verify(check_printer *c, const check_item *it, const file_result *r)
 static int item_of(check_line *l, int tuple, size_t size, check_item *it)
 {
     size_t n = 1;
-    char **names, *text;
-    uint8_t *want;
+    char *text;
 
     for (size_t i = 0; i < l->name_len; i++)
-        if (l->name[i] == '\0') {
-            if (!tuple)
-                l->name[i] = '\t';
-            n += tuple;
-        }
-    it->held = n * sizeof *names + size + l->name_len + 1;
+        if (l->name[i] == '\0' && tuple)
+            n++;
+        else if (l->name[i] == '\0')
+            l->name[i] = '\t';
+    it->held = n * sizeof *it->names + size + l->name_len + 1;
     if ((it->mem = malloc(it->held)) == NULL)
         return 0;
-    it->held += size;
-    names = it->mem;
-    want = (uint8_t *)(names + n);
-    text = (char *)want + size;
-    memcpy(want, l->digest, size);
-    memcpy(text, l->name, l->name_len + 1);
-    it->e.names = names;
-    it->e.n = 0;
-    it->e.want = want;
-    for (char *p = text; it->e.n < n; p += strlen(p) + 1)
-        names[it->e.n++] = p;
+    it->held += size;   /* and the digest computed */
+    it->names = it->mem;
+    it->want = memcpy(it->names + n, l->digest, size);
+    text = memcpy((char *)(it->names + n) + size, l->name, l->name_len + 1);
+    for (it->n = 0; it->n < n; text += strlen(text) + 1)
+        it->names[it->n++] = text;
     return 1;
 }
 
@@ -537,16 +513,13 @@ enum {
  * KSUM_MAX_OUTPUT_SIZE; the bytes, or 0. */
 static size_t tag_bytes(const char *bits)
 {
-    unsigned long long v = 0;
+    char *end;
+    unsigned long long v;
 
     if (*bits < '1' || *bits > '9')
         return 0;
-    for (; *bits != '\0'; bits++) {
-        if (!isdigit((unsigned char)*bits) || v > 8 * (unsigned long long)KSUM_MAX_OUTPUT_SIZE)
-            return 0;
-        v = v * 10 + (unsigned long long)(*bits - '0');
-    }
-    return v % 8 == 0 && v / 8 <= KSUM_MAX_OUTPUT_SIZE ? (size_t)(v / 8) : 0;
+    v = strtoull(bits, &end, 10);   /* too big: ULLONG_MAX, not a multiple of 8 */
+    return *end == '\0' && v % 8 == 0 && v / 8 <= KSUM_MAX_OUTPUT_SIZE ? (size_t)(v / 8) : 0;
 }
 
 /* A tag's algorithm without its length: any name the provider knows, or
@@ -556,14 +529,12 @@ static const algorithm *tag_algorithm(checker *c, const char *name, int *xof)
 {
     char base[ALGORITHM_TAG_MAX];
     const algorithm *a = algorithm_lookup(c->facts.lib, name);
-    hasher *h;
 
     *xof = 0;
     if (a != NULL || !algorithm_xof_base(name, base) ||
         (a = algorithm_lookup(c->facts.lib, base)) == NULL)
         return a;
-    h = hasher_for(c, a, 0);
-    *xof = h != NULL && (h->facts.takes & TAKES_XOF);
+    *xof = has_xof(c, a);
     return *xof ? a : NULL;
 }
 
@@ -577,9 +548,7 @@ static int resolve_tag(checker *c, const char *tag, line_plan *p)
     int fate = LINE_CHECKED;
 
     if (strcmp(tag, c->last.text) == 0 && c->last.text[0] != '\0') {
-        p->alg = c->last.alg;
-        p->xof = c->last.xof;
-        p->tagged = c->last.bytes;
+        *p = c->last.plan;
         return c->last.fate;
     }
     p->tagged = 0;
@@ -594,19 +563,8 @@ static int resolve_tag(checker *c, const char *tag, line_plan *p)
         fate = LINE_UNSUPPORTED;
     strcpy(c->last.text, tag);  /* tags are at most CHECK_TAG_MAX long */
     c->last.fate = fate;
-    c->last.alg = p->alg;
-    c->last.xof = p->xof;
-    c->last.bytes = p->tagged;
+    c->last.plan = *p;
     return fate;
-}
-
-/* The mode a line's tag names is the one asked for: with -x, a tag of
- * the fixed-length function (KMAC128) is another function. */
-static int mode_asked(const checker *c, const line_plan *p)
-{
-    hasher *h = hasher_for((checker *)c, p->alg, 0);
-
-    return p->xof || !c->o->xof || h == NULL || !(h->facts.takes & TAKES_XOF);
 }
 
 /* The algorithm a line is checked with: without an algorithm switch, its
@@ -625,14 +583,14 @@ static int line_algorithm(checker *c, const check_line *l, line_plan *p)
     p->tagged = 0;
     if (l->tag == NULL)
         return c->o->evp->nalgs > 1 ? LINE_IMPROPER : LINE_CHECKED;
-    fate = resolve_tag(c, l->tag, p);
-    if (fate != LINE_CHECKED)
+    if ((fate = resolve_tag(c, l->tag, p)) != LINE_CHECKED)
         return fate;
-    if (!mode_asked(c, p))
+    /* With -x, a tag of the fixed-length function (KMAC128) is another
+     * function. */
+    if (!p->xof && c->o->xof && has_xof(c, p->alg))
         return LINE_OTHER_ALGORITHM;
-    if (!c->o->alg_given)
-        return LINE_CHECKED;
-    if ((chosen = options_chosen(c->o->evp, p->alg)) == NULL)
+    chosen = c->o->alg_given ? options_chosen(c->o->evp, p->alg) : p->alg;
+    if (chosen == NULL)
         return LINE_OTHER_ALGORITHM;
     p->alg = chosen;
     return LINE_CHECKED;
@@ -673,20 +631,20 @@ static size_t line_digest(check_line *l, size_t want)
  * keyed length), the tag's -BITS, or else the length of the line's digest.
  * Two of them that disagree, or a digest of another length, make the line
  * improper (LINE_OTHER_LENGTH with a key). */
-static int line_size(const checker *c, const hasher *h, line_plan *p,
+static int line_size(const checker *c, const algorithm_facts *f, line_plan *p,
                      check_line *l, size_t *size)
 {
-    size_t want = h->facts.fixed_size, tagged = p->tagged;
+    size_t want = f->fixed_size, tagged = p->tagged;
 
     if (want == 0 && (c->o->given & TAKES_SIZE))
         want = c->o->size;
     if (want == 0 && c->keyed)
-        want = h->facts.default_size;
+        want = f->default_size;
     /* --tag writes -BITS for any length but the default: with a key, a tag
      * without it says the default (openssl dgst's XOF lines, which omit
      * the length, have no key). */
     if (tagged == 0 && c->keyed && l->tag != NULL)
-        tagged = h->facts.default_size;
+        tagged = f->default_size;
     p->want = want;
     if (tagged != 0 && want != 0 && tagged != want)
         return c->keyed ? LINE_OTHER_LENGTH : LINE_IMPROPER;
@@ -695,14 +653,13 @@ static int line_size(const checker *c, const hasher *h, line_plan *p,
 }
 
 /* "ksum: FILE: LINE: what" */
-static void line_message(const char *file, unsigned long lineno, const char *what,
-                         const char *why)
+static void line_message(const char *file, unsigned long lineno, const char *what)
 {
     FILE *f = message_stream();
 
     fputs("ksum: ", f);
     print_name(f, file, name_needs_escape(file));
-    fprintf(f, ": %lu: %s%s%s\n", lineno, what, why ? ": " : "", why ? why : "");
+    fprintf(f, ": %lu: %s\n", lineno, what);
 }
 
 /* 0 when path is a regular file, or why it cannot be one: the errno of
@@ -721,56 +678,52 @@ static int regular_or_why(const char *path)
  * its digest does not fit. */
 static int check_entry(checker *c, check_line *l, line_plan *p, check_item *it)
 {
-    hasher *h = hasher_for(c, p->alg, p->xof);
+    const algorithm_facts *f = facts_of(c, p->alg);
     size_t size = 0;
-    int fate = h != NULL ? line_size(c, h, p, l, &size) : LINE_CHECKED;
-    int tuple = h != NULL && (h->facts.takes & TAKES_ELEMENTS);
+    int fate, tuple = f != NULL && (f->takes & TAKES_ELEMENTS);
 
-    if (fate != LINE_CHECKED)
+    if (f != NULL && (fate = line_size(c, f, p, l, &size)) != LINE_CHECKED)
         return fate;
-    if (!item_of(l, tuple, size, it)) {
+    /* No facts: no memory, as the algorithm was fetched when looked up. */
+    if (f == NULL || !item_of(l, tuple, size, it)) {
         it->kind = ITEM_NO_MEMORY;
         return LINE_CHECKED;
     }
     it->kind = ITEM_LINE;
-    it->e.guessed = l->tag == NULL && !c->o->alg_given;
-    it->unfetched = h == NULL;
-    if (h != NULL)
-        c->applied |= h->facts.takes;
-    it->keyless = h != NULL && (h->facts.takes & TAKES_KEY) && !c->o->alg_given &&
-                  !(c->o->given & TAKES_KEY);
+    it->guessed = l->tag == NULL && !c->o->alg_given;
+    c->applied |= f->takes;
+    it->keyless = (f->takes & TAKES_KEY) && !c->o->alg_given && !(c->o->given & TAKES_KEY);
     it->d = spec_of(c, p->alg, p->xof, size);
     /* Standard input, tuples and outputs too long to hold are the printing
      * thread's; any other name is a regular file for a worker, or an error
      * known now, which costs no worker's time (a list of missing files). */
-    it->here = tuple || size > HASHER_STREAM_MIN || strcmp(it->e.names[0], "-") == 0;
+    it->here = tuple || size > HASHER_STREAM_MIN || strcmp(it->names[0], "-") == 0;
     /* A name ending in '/' is a directory tree's (--tree's lines), hashed
      * here; without --tree it is not taken for a file. */
-    it->tree = !tuple && tree_name(it->e.names[0]);
+    it->tree = !tuple && tree_name(it->names[0]);
     it->here |= it->tree;
     if (it->tree && !c->o->tree)
         it->err = KSUM_ETREELINE;
-    if (!it->here && !it->unfetched)
-        it->err = regular_or_why(it->e.names[0]);
+    if (!it->here)
+        it->err = regular_or_why(it->names[0]);
     return LINE_CHECKED;
 }
 
 /* The algorithms asked for, as their lines' tags: "SHA3-256, KMAC128". */
-static void asked_tags(const checker *c, char *buf, size_t size)
+static void asked_tags(checker *c, char *buf, size_t size)
 {
     char tag[ALGORITHM_TAG_MAX];
 
     buf[0] = '\0';
     for (size_t i = 0; i < c->o->evp->nalgs; i++) {
         const algorithm *a = c->o->evp->algs[i];
-        hasher *h = hasher_for((checker *)c, a, 0);
-        algorithm_tag(a, c->o->xof && h != NULL && (h->facts.takes & TAKES_XOF), tag);
+        algorithm_tag(a, c->o->xof && has_xof(c, a), tag);
         snprintf(buf + strlen(buf), size - strlen(buf), "%s%s", i > 0 ? ", " : "", tag);
     }
 }
 
 /* Why a line was not verified, for its message. */
-static void fate_text(const checker *c, const check_line *l, const line_plan *p,
+static void fate_text(checker *c, const check_line *l, const line_plan *p,
                       int fate, char *buf, size_t size)
 {
     char asked[256];
@@ -927,40 +880,12 @@ static int summarize(const check_printer *c, const char *file, const counts *n,
 /* ---- the check files on the road ---- */
 
 /* A check file that could not be read at all: reported in its place, and
- * no summary. */
+ * no summary (no memory for it stops the run). */
 static void list_failed(check_item *it, const char *path, int err)
 {
-    it->kind = ITEM_LIST_FAILED;
-    it->path = path;
+    it->kind = err == ENOMEM ? ITEM_NO_MEMORY : ITEM_LIST_FAILED;
+    it->label = path;
     it->err = err;
-}
-
-/* Opens the next check file; 1 when that gave an item (it cannot be
- * read). */
-static int open_list(checker *c, check_item *it)
-{
-    int fd;
-
-    c->path = *c->lists++;
-    c->is_stdin = strcmp(c->path, "-") == 0;
-    c->label = c->is_stdin ? "standard input" : c->path;
-    c->lineno = 0;
-    c->form = CHECK_FORM_UNKNOWN;
-    c->ending = 0;
-    fd = c->is_stdin ? STDIN_FILENO : open(c->path, O_RDONLY | O_NOCTTY);
-    if (fd < 0) {
-        list_failed(it, c->path, errno);
-        return 1;
-    }
-    if (!line_reader_init(&c->r, fd)) {
-        list_failed(it, c->path, ENOMEM);
-        line_reader_free(&c->r);
-        if (!c->is_stdin)
-            close(fd);
-        return 1;
-    }
-    c->reading = 1;
-    return 0;
 }
 
 static void close_list(checker *c)
@@ -971,37 +896,56 @@ static void close_list(checker *c)
     c->reading = 0;
 }
 
+/* Opens the next check file; 1 when that gave an item (it cannot be
+ * read). */
+static int open_list(checker *c, check_item *it)
+{
+    int fd;
+
+    c->path = *c->lists++;
+    c->is_stdin = strcmp(c->path, "-") == 0;
+    c->lineno = 0;
+    c->form = CHECK_FORM_UNKNOWN;
+    c->ending = 0;
+    fd = c->is_stdin ? STDIN_FILENO : open(c->path, O_RDONLY | O_NOCTTY);
+    if (fd < 0) {
+        list_failed(it, c->path, errno);
+        return 1;
+    }
+    c->reading = 1;
+    if (!line_reader_init(&c->r, fd)) {
+        close_list(c);
+        list_failed(it, c->path, ENOMEM);
+        return 1;
+    }
+    return 0;
+}
+
 /* The next item of the check file being read; after its last line, its
  * summary, and it is closed. */
 static void list_item(checker *c, check_item *it)
 {
     int got, err = 0;
 
-    for (;;) {
+    do {
         got = c->ending ? LINE_END : line_next(&c->r, &err);
-        if (got == LINE_END) {
-            close_list(c);
-            it->kind = ITEM_SUMMARY;
-            snprintf(it->why, sizeof it->why, "%s", c->fits);
-            c->fits[0] = '\0';
-            return;
-        }
         it->lineno = ++c->lineno;
-        if (got == LINE_OK) {
-            if (line_item(c, it))
-                return;
-            continue;
-        }
-        if (got == LINE_READ_ERROR && !c->r.read_any) {
-            close_list(c);
-            list_failed(it, c->path, err);  /* e.g. a directory */
-            return;
-        }
+    } while (got == LINE_OK && !line_item(c, it));     /* blank or comment */
+    if (got == LINE_END) {
+        close_list(c);
+        it->kind = ITEM_SUMMARY;
+        snprintf(it->why, sizeof it->why, "%s", c->fits);
+        c->fits[0] = '\0';
+    } else if (got == LINE_READ_ERROR && !c->r.read_any) {
+        close_list(c);
+        list_failed(it, c->path, err);  /* e.g. a directory */
+    } else if (got != LINE_OK) {
         it->kind = ITEM_UNREAD;
-        it->err = got == LINE_TOO_LONG ? ENOMEM : err;
+        it->say = !c->o->status;
+        snprintf(it->why, sizeof it->why, "line could not be read: %s",
+                 strerror(got == LINE_TOO_LONG ? ENOMEM : err));
         /* After a read error, where the next line would start is unknown. */
         c->ending = got == LINE_READ_ERROR;
-        return;
     }
 }
 
@@ -1024,10 +968,10 @@ static int next_item(void *ctx, void *item, file_job *job, size_t *weight)
         if (open_list(c, it))
             return 1;
     }
-    it->label = c->label;
+    it->label = c->is_stdin ? "standard input" : c->path;
     list_item(c, it);
-    if (it->kind == ITEM_LINE && !it->here && !it->unfetched && it->err == 0) {
-        job->path = it->e.names[0];
+    if (it->kind == ITEM_LINE && !it->here && it->err == 0) {
+        job->path = it->names[0];
         job->d = &it->d;
         job->n = 1;
     }
@@ -1060,20 +1004,12 @@ static int print_item(void *ctx, void *item, file_result *r, file_progress *prog
         break;
     case ITEM_IMPROPER:
         c->n.misformatted++;
-        if (it->say)
-            line_message(it->label, it->lineno, it->why, NULL);
         break;
     case ITEM_UNREAD:
         c->n.lines_unread++;
-        if (!c->o->status)
-            line_message(it->label, it->lineno, "line could not be read", strerror(it->err));
         break;
     case ITEM_LIST_FAILED:
-        if (it->err == ENOMEM) {
-            run_out(c, 0);
-            break;
-        }
-        report_error(it->path, it->err, NULL);
+        report_error(it->label, it->err, NULL);
         c->ok = 0;
         break;
     case ITEM_NO_MEMORY:
@@ -1083,8 +1019,10 @@ static int print_item(void *ctx, void *item, file_result *r, file_progress *prog
         c->ok &= summarize(c, it->label, &c->n, it->why);
         memset(&c->n, 0, sizeof c->n);
     }
+    if (it->say)
+        line_message(it->label, it->lineno, it->why);
     progress_resume(c->pg);
-    return c->stopped ? KSUM_EWRITE : c->no_memory ? ENOMEM : 0;
+    return c->stop;
 }
 
 static void drop_item(void *ctx, void *item)
@@ -1139,9 +1077,10 @@ static int check_run_open(check_run *run, const options *o, OSSL_LIB_CTX *lib, r
     pr->o = o;
     pr->keyed = c->keyed;
     pr->ok = 1;
+    pr->stdin_refusal = isatty(STDIN_FILENO) ? KSUM_ETTY : 0;
     for (char **f = o->files; *f != NULL; f++)
-        pr->stdin_is_list |= is_standard_input(*f);
-    pr->stdin_is_tty = isatty(STDIN_FILENO);
+        if (is_standard_input(*f))
+            pr->stdin_refusal = KSUM_ESTDIN;
     road_choose(r, o, lib, 1, 1);
     if (!cache_init(&c->facts, lib, 1) || !cache_init(&pr->hashers, lib, 0) ||
         !input_init(&pr->in, r->read_ahead))
@@ -1180,10 +1119,9 @@ int check_files(const options *o, OSSL_LIB_CTX *lib)
                      .print = print_item, .drop = drop_item, .ctx = run, .nkeys = CACHE_KEYS};
     /* --status asks for silence: no display either */
     run->printer.pg = progress_start(o->progress && !o->status);
-    ok = road_run(&r, lib, &c, run->printer.pg) && run->printer.ok && !run->printer.stopped &&
-         !run->printer.no_memory;
+    ok = road_run(&r, lib, &c, run->printer.pg) && run->printer.ok && run->printer.stop == 0;
     progress_stop(run->printer.pg);
-    if (!run->printer.stopped && !run->printer.no_memory)
+    if (run->printer.stop == 0)
         warn_unapplied(&run->reader);
     check_run_close(run);
     return ok;
