@@ -341,6 +341,9 @@ static void *work(void *arg)
     turns_source src = {take_file, publish, stopped, starving, w};
 
     turns_run(&w->t, &src);
+    /* Its contexts and buffers go now, on its own thread: a worker that
+     * ends first frees them while the others still hash. */
+    turns_close(&w->t);
     return NULL;
 }
 
