@@ -89,6 +89,8 @@ void road_choose(road *r, const options *o, OSSL_LIB_CTX *lib, int several, int 
  * it names a file for one, printed in order. */
 typedef struct entry {
     file_job job;       /* job.path NULL: nothing for a worker */
+    size_t ordinal;     /* a file for a worker: how many came before it */
+    int taken;          /* by a worker */
     int done;           /* a worker published r */
     file_result r;
     file_progress progress;
@@ -119,6 +121,11 @@ typedef struct pool {
      * one). */
     unsigned hungry;
     size_t untaken;             /* files produced, not taken by a worker */
+    size_t ordinals;            /* files produced */
+    /* The first deal (see may_take): until a file is published, the first
+     * first_deal files (every worker's lanes) are dealt in turns. */
+    int dealing;
+    size_t first_deal;
     progress *pg;               /* --progress, or NULL */
     pthread_mutex_t mu;
     pthread_cond_t done, room;  /* for the printing thread; for workers */
@@ -164,6 +171,9 @@ static int produce_one(pool *p, size_t i, size_t *held, int *files)
     memset(e, 0, sizeof *e);
     e->job = job;
     e->job.progress = &e->progress;
+    /* Only the producing thread counts them. */
+    if (job.path != NULL)
+        e->ordinal = p->ordinals++;
     e->weight = weight;
     file_progress_start(&e->progress, NULL);
     *held += weight;
@@ -209,37 +219,67 @@ static int produce(pool *p)
 
 /* ---- the workers ---- */
 
+typedef struct worker {
+    pool *p;
+    unsigned id;
+    turns t;
+} worker;
+
+/* Whether worker `id` may take file e.  In the first deal the k-th file
+ * goes to worker k mod workers: files next to each other in the
+ * arguments tend to be alike (in size, in what copying them out of the
+ * page cache costs), and a run of them to the worker that started first
+ * (it took eight before the other had one) left one worker the dearer
+ * half of the work, the other idle at the end.  The deal ends with the
+ * first file published (a worker that finished one takes any file,
+ * and one that holds a long K12 file, taking no other, holds back no
+ * one longer than that file). */
+static int may_take(const pool *p, const entry *e, unsigned id)
+{
+    return !p->dealing || e->ordinal >= p->first_deal || e->ordinal % p->workers == id;
+}
+
 /* Only regular files go to the workers, as the client says.  "-", pipes,
  * terminals, devices, /dev/stdin or /proc/self/fd/0 may be one stream
  * under several names, which two threads would split between them: the
  * printing thread reads those itself, one after the other in order. */
 static int take_file(void *ctx, size_t active, size_t *index, file_job *job)
 {
-    pool *p = ctx;
+    worker *w = ctx;
+    pool *p = w->p;
     int have = 0, wait = active == 0;
 
     pthread_mutex_lock(&p->mu);
     while (!p->stop) {
+        size_t i;
         /* Before printed, every file was taken (the printing thread passes
-         * none that is not done): its places may hold newer entries. */
+         * none that is not done): its places may hold newer entries.
+         * next is the first file not taken. */
         if (p->next < p->printed)
             p->next = p->printed;
-        while (p->next < p->produced && at(p, p->next)->job.path == NULL)
+        while (p->next < p->produced &&
+               (at(p, p->next)->job.path == NULL || at(p, p->next)->taken))
             p->next++;
+        for (i = p->next; i < p->produced; i++)
+            if (at(p, i)->job.path != NULL && !at(p, i)->taken && may_take(p, at(p, i), w->id))
+                break;
         /* Another file only while as many are left for each hungry worker:
          * eight big files on two workers are four each (a tree mode's
          * batch gains only the first chunks), thousands of small ones fill
          * every lane. */
-        if (p->next < p->produced && (wait || p->untaken > p->hungry * (active + 1))) {
-            *index = p->next++;
+        if (i < p->produced && (wait || p->untaken > p->hungry * (active + 1))) {
+            at(p, i)->taken = 1;
+            *index = i;
             p->untaken--;
             have = 1;
             break;
         }
-        /* With files in flight, a worker reads only what is there. */
+        /* With files in flight, a worker reads only what is there; one
+         * with none waits while files dealt to others may yet come its
+         * way (the deal ends). */
         if (can_produce(p) && (wait || source_ready(p))) {
             produce(p);
-        } else if (p->ended || !wait) {
+        } else if ((p->ended && p->untaken == 0) || !wait) {
             break;
         } else {
             p->window_waits |= !p->producing;
@@ -259,19 +299,24 @@ static int take_file(void *ctx, size_t active, size_t *index, file_job *job)
 
 static void publish(void *ctx, size_t index, file_result *r)
 {
-    pool *p = ctx;
+    pool *p = ((worker *)ctx)->p;
 
     pthread_mutex_lock(&p->mu);
     at(p, index)->r = *r;
     at(p, index)->done = 1;
     if (index == p->printed)
         pthread_cond_broadcast(&p->done);
+    /* The deal ends: a worker waiting may take what was dealt to others. */
+    if (p->dealing) {
+        p->dealing = 0;
+        pthread_cond_broadcast(&p->room);
+    }
     pthread_mutex_unlock(&p->mu);
 }
 
 static int stopped(void *ctx)
 {
-    pool *p = ctx;
+    pool *p = ((worker *)ctx)->p;
     int stop;
 
     pthread_mutex_lock(&p->mu);
@@ -283,24 +328,22 @@ static int stopped(void *ctx)
 /* A worker has nothing in flight: it will wait for a file. */
 static void starving(void *ctx)
 {
-    pool *p = ctx;
+    pool *p = ((worker *)ctx)->p;
 
     pthread_mutex_lock(&p->mu);
     p->hungry++;
     pthread_mutex_unlock(&p->mu);
 }
 
-typedef struct worker {
-    pool *p;
-    turns t;
-} worker;
-
 static void *work(void *arg)
 {
     worker *w = arg;
-    turns_source src = {take_file, publish, stopped, starving, w->p};
+    turns_source src = {take_file, publish, stopped, starving, w};
 
     turns_run(&w->t, &src);
+    /* Its contexts and buffers go now, on its own thread: a worker that
+     * ends first frees them while the others still hash. */
+    turns_close(&w->t);
     return NULL;
 }
 
@@ -376,6 +419,7 @@ static unsigned open_workers(worker *w, const road *r, OSSL_LIB_CTX *lib,
 
     for (; w != NULL && n < r->workers; n++) {
         w[n].p = p;
+        w[n].id = n;
         if (!turns_open(&w[n].t, lib, c->nkeys, c->eager, c->neager, r->in_flight,
                         r->batched ? BATCH_TURN : INPUT_SIZE, r->batched ? n + 1 : 0)) {
             turns_close(&w[n].t);
@@ -416,6 +460,8 @@ static int pool_init(pool *p, const road_client *c, unsigned workers, unsigned i
     p->c = c;
     p->window = 4 * files < 16 ? 16 : 4 * files;
     p->least = files + 1;
+    p->dealing = workers > 1;
+    p->first_deal = files;
     p->ring = calloc(p->window, sizeof *p->ring);
     p->items = calloc(p->window, c->item_size);
     if (p->ring == NULL || p->items == NULL) {

@@ -75,6 +75,7 @@ void turns_close(turns *t)
         }
     if (t->ahead_made != 0)
         input_free(&t->ahead);
+    t->ahead_made = 0;
     free(t->contexts);
     input_buffer_free(t->buf, t->turn);
     input_buffer_free(t->big_buf, t->big);

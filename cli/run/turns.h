@@ -120,6 +120,7 @@ typedef struct turns {
  * as threads.  Returns 0 on failure (turns_close is still due). */
 int turns_open(turns *t, OSSL_LIB_CTX *lib, size_t nkeys, const digest_spec *eager,
                size_t n, size_t nslots, size_t turn, uint64_t batch);
+/* Frees what turns_open made; a second call does nothing. */
 void turns_close(turns *t);
 
 /* Takes files from src and hashes them until it has no more. */
