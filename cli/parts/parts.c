@@ -430,7 +430,7 @@ static int put_check(writer *w, const source *src)
     }
     if (!source_ends(src) || !w->ok)
         return 0;
-    if (!part_check_end(w->check, check))
+    if (!EVP_DigestFinalXOF(w->check, check, PART_DIGEST))
         return evp_failed(src->name);
     hex[hex_encode(check, PART_DIGEST, hex)] = '\0';
     printf("check %s\n", hex);

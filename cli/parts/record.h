@@ -56,13 +56,6 @@ static inline uint64_t part_chunks(uint64_t length)
     return length == 0 ? 1 : (length + PART_CHUNK - 1) / PART_CHUNK;
 }
 
-/* The CVs of a record's own range: one for each chunk but chunk 0, whose
- * bytes are the head. */
-static inline uint64_t part_range_cvs(const part_record *r)
-{
-    return r->end - r->begin - (r->begin == 0 && r->end > 0);
-}
-
 /* Room for the CVs of many records in one mapping, in huge pages where
  * the system gives them: combining a gigabyte holds 4 MiB of CVs, and a
  * fresh page for each 4 KiB of them was a fifth of its time.  Records
@@ -125,8 +118,8 @@ int part_out_of_memory(void);
 /* Why an EVP call failed, into why: "out of memory" (part_out_of_memory),
  * else "WHAT: OpenSSL's reason"; empties OpenSSL's queue. */
 void part_failure(char *why, size_t size, const char *what);
-/* The same digest in steps, for a record written line by line. */
+/* The same digest in steps, for a record written line by line: begun
+ * here, ended by EVP_DigestFinalXOF of PART_DIGEST bytes. */
 int part_check_begin(OSSL_LIB_CTX *lib, EVP_MD_CTX *ctx);
-int part_check_end(EVP_MD_CTX *ctx, uint8_t out[PART_DIGEST]);
 
 #endif
