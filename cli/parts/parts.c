@@ -31,7 +31,6 @@
 #include "input/files.h"
 #include "ksumprov.h"
 #include "report/output.h"
-#include "run/concurrent.h"
 
 #define PROPS "provider=" KSUMPROV_NAME
 /* Chunks one CV context takes: 4 MiB, leaving room under the provider's
@@ -144,17 +143,10 @@ static int source_failed(const source *src, int err)
 /* Exactly len bytes of the object at off, or 0 (reported). */
 static int source_read(const source *src, uint8_t *buf, size_t len, uint64_t off)
 {
-    while (len > 0) {
-        ssize_t n = pread(src->fd, buf, len, (off_t)(src->base + off));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return source_failed(src, n < 0 ? errno : 0);   /* 0: the file got shorter */
-        buf += n;
-        len -= (size_t)n;
-        off += (uint64_t)n;
-    }
-    return 1;
+    int err;
+
+    return read_full_at(src->fd, buf, len, (off_t)(src->base + off), &err) == len ||
+           source_failed(src, err);   /* err 0: the file got shorter */
 }
 
 /* The file ends where the object does: a byte more there is a file that
@@ -162,12 +154,10 @@ static int source_read(const source *src, uint8_t *buf, size_t len, uint64_t off
 static int source_ends(const source *src)
 {
     uint8_t byte;
-    ssize_t n;
+    int err;
 
-    while ((n = pread(src->fd, &byte, 1, (off_t)(src->base + src->length))) < 0 &&
-           errno == EINTR)
-        ;
-    return n == 0 || source_failed(src, n < 0 ? errno : 0);
+    return (read_full_at(src->fd, &byte, 1, (off_t)(src->base + src->length), &err) == 0 &&
+            err == 0) || source_failed(src, err);
 }
 
 /* Opens the file --part names (src->name), without waiting for a FIFO's
@@ -593,24 +583,23 @@ static int records_agree(part_record **all, size_t n, const char *algorithm,
 
     for (size_t i = 0; i < n; i++) {
         const part_record *r = all[i];
+        const char *other;
         if (strcmp(r->algorithm, algorithm) != 0)
             return message_fail("%s: made with %s, not %s", part_name(r, a, sizeof a),
-                        r->algorithm, algorithm);
+                                r->algorithm, algorithm);
         if (memcmp(r->custom, custom, PART_DIGEST) != 0)
             return message_fail("%s: made with another customization string than the "
-                        "one given (-C)", part_name(r, a, sizeof a));
-        if (r->length != ref->length || memcmp(r->first, ref->first, PART_DIGEST) != 0 ||
-            memcmp(r->last, ref->last, PART_DIGEST) != 0)
+                                "one given (-C)", part_name(r, a, sizeof a));
+        other = r->length != ref->length ? "another length"
+                : memcmp(r->first, ref->first, PART_DIGEST) != 0 ? "another first chunk"
+                : memcmp(r->last, ref->last, PART_DIGEST) != 0 ? "another last chunk" : NULL;
+        if (other != NULL)
             return message_fail("%s: a part of another object than %s (%s)",
-                        part_name(r, a, sizeof a), part_name(ref, b, sizeof b),
-                        r->length != ref->length ? "another length"
-                        : memcmp(r->first, ref->first, PART_DIGEST) != 0
-                            ? "another first chunk" : "another last chunk");
-        if ((r->shares != 0) != (ref->shares != 0) ||
-            (r->shares != 0 && r->shares != ref->shares))
+                                part_name(r, a, sizeof a), part_name(ref, b, sizeof b), other);
+        if (r->shares != ref->shares)
             return message_fail("%s: from another split than %s (--part K/N with another N, "
-                        "or --part beside --part-range)", part_name(r, a, sizeof a),
-                        part_name(ref, b, sizeof b));
+                                "or --part beside --part-range)", part_name(r, a, sizeof a),
+                                part_name(ref, b, sizeof b));
     }
     return 1;
 }
@@ -770,42 +759,14 @@ static int all_regular(const record_set *s, uint64_t *bytes)
 }
 
 /* Every file's records, two files at a time (checking a record is hashing
- * a 256th of its share: combining a 1 GiB object reads 6 MB), then the
- * first failure in the order given is said. */
-static int read_all_files(record_set *s, unsigned threads)
+ * a 256th of its share: combining a 1 GiB object reads 6 MB); the first
+ * failure in the order given is said. */
+static int read_records(OSSL_LIB_CTX *lib, char **names, unsigned threads, record_set *s)
 {
     pthread_t helper;
     uint64_t bytes;
-    int regular = all_regular(s, &bytes), helped;
-    size_t bad;
-
-    /* CVs are at most 2/3 of their cv lines (32 bytes a 48-byte line for
-     * KT128, 64 a 92 for KT256): 3/4 of the files leaves room for every
-     * record's rounding.  A file that grew since is malloc'd beyond it. */
-    if (regular && bytes > 0 && bytes < SIZE_MAX / 4)
-        (void)part_pool_open(&s->pool, (size_t)(bytes / 4 * 3 + 64));
-    s->one_reader = !regular;
-    /* two threads read regular files; one reads the others, in order */
-    helped = threads > 1 && regular && thread_start(&helper, record_worker, s) == 0;
-    record_worker(s);
-    if (helped)
-        pthread_join(helper, NULL);
-    bad = atomic_load(&s->first_bad);
-    for (size_t i = 0; i <= bad && i < s->nfiles; i++) {
-        if (s->files[i].err != 0) {
-            report_error(s->files[i].name, s->files[i].err, NULL);
-            return 0;
-        }
-        if (!s->files[i].parsed)
-            return message_fail("%s", s->files[i].why);
-        s->n += s->files[i].n;
-    }
-    return 1;
-}
-
-static int read_records(OSSL_LIB_CTX *lib, char **names, unsigned threads, record_set *s)
-{
-    size_t n = 0, at = 0;
+    size_t n = 0, at = 0, bad;
+    int regular, helped;
 
     memset(s, 0, sizeof *s);
     while (names[n] != NULL)
@@ -818,8 +779,28 @@ static int read_records(OSSL_LIB_CTX *lib, char **names, unsigned threads, recor
     atomic_init(&s->first_bad, n);
     for (size_t i = 0; i < n; i++)
         s->files[i].name = names[i];
-    if (!read_all_files(s, threads))
-        return 0;
+    regular = all_regular(s, &bytes);
+    /* CVs are at most 2/3 of their cv lines (32 bytes a 48-byte line for
+     * KT128, 64 a 92 for KT256): 3/4 of the files leaves room for every
+     * record's rounding.  A file that grew since is malloc'd beyond it. */
+    if (regular && bytes > 0 && bytes < SIZE_MAX / 4)
+        (void)part_pool_open(&s->pool, (size_t)(bytes / 4 * 3 + 64));
+    s->one_reader = !regular;
+    /* two threads read regular files; one reads the others, in order */
+    helped = threads > 1 && regular && thread_start(&helper, record_worker, s) == 0;
+    record_worker(s);
+    if (helped)
+        pthread_join(helper, NULL);
+    bad = atomic_load(&s->first_bad);
+    for (size_t i = 0; i <= bad && i < n; i++) {
+        if (s->files[i].err != 0) {
+            report_error(s->files[i].name, s->files[i].err, NULL);
+            return 0;
+        }
+        if (!s->files[i].parsed)
+            return message_fail("%s", s->files[i].why);
+        s->n += s->files[i].n;
+    }
     if ((s->all = malloc(s->n * sizeof *s->all)) == NULL)
         return message_fail("out of memory");
     for (size_t i = 0; i < n; i++)
@@ -864,17 +845,6 @@ static const part_family *records_family(const options *o, OSSL_LIB_CTX *lib, re
     return f;
 }
 
-/* Whether the provider refused the CVs as not making the tree, rather than
- * failing for want of memory or of an algorithm. */
-static int tree_refused(void)
-{
-    unsigned long e = ERR_peek_last_error();
-    const char *lib = ERR_lib_error_string(e);
-
-    return e != 0 && ERR_GET_REASON(e) == KSUMPROV_R_PART && lib != NULL &&
-           strcmp(lib, KSUMPROV_NAME) == 0;
-}
-
 /* What a failed final node says: the parts' fault only when the provider
  * says so (ksum's own allocations, and 3.0's CRYPTO_malloc, queue
  * nothing). */
@@ -882,15 +852,11 @@ static int final_node_failed(const part_record *head)
 {
     char why[512];
 
-    int refused = tree_refused();
-
-    if (part_out_of_memory()) {
-        ERR_clear_error();
-        return message_fail("%s: out of memory", head->name);
+    if (!part_provider_said(ERR_peek_last_error(), KSUMPROV_R_PART) || part_out_of_memory()) {
+        part_failure(why, sizeof why, "cannot combine the parts");
+        return message_fail("%s: %s", head->name, why);
     }
     openssl_reason(why, sizeof why);   /* empties the queue */
-    if (!refused)
-        return message_fail("%s: cannot combine the parts: %s", head->name, why);
     return message_fail("%s: the parts' chaining values do not make the tree of a %" PRIu64
                         "-byte object (a part holds too few or too many): %s",
                         head->name, head->length, why);

@@ -67,14 +67,20 @@ int part_digest(OSSL_LIB_CTX *lib, const void *in, size_t len, uint8_t out[PART_
     return ok;
 }
 
+int part_provider_said(unsigned long e, int reason)
+{
+    const char *lib = ERR_lib_error_string(e);
+
+    return e != 0 && ERR_GET_REASON(e) == reason && lib != NULL &&
+           strcmp(lib, KSUMPROV_NAME) == 0;
+}
+
 int part_out_of_memory(void)
 {
     unsigned long e = ERR_peek_error();
-    const char *lib = ERR_lib_error_string(e);
 
     return e == 0 || ERR_GET_REASON(e) == ERR_R_MALLOC_FAILURE ||
-           (ERR_GET_REASON(e) == KSUMPROV_R_ALLOC && lib != NULL &&
-            strcmp(lib, KSUMPROV_NAME) == 0);
+           part_provider_said(e, KSUMPROV_R_ALLOC);
 }
 
 void part_failure(char *why, size_t size, const char *what)

@@ -111,6 +111,8 @@ int part_scan_more(part_scan *s, const char *text, size_t len, size_t *room, cha
                    size_t why_size);
 /* The digest records use: KT128 of in, 32 bytes. */
 int part_digest(OSSL_LIB_CTX *lib, const void *in, size_t len, uint8_t out[PART_DIGEST]);
+/* OpenSSL's error e is the provider's (KSUMPROV_NAME), of that reason. */
+int part_provider_said(unsigned long e, int reason);
 /* Whether the EVP call that just failed ran out of memory: OpenSSL queued
  * nothing (3.0's CRYPTO_malloc queues no error), or OpenSSL or the
  * provider (KSUMPROV_R_ALLOC) said so. */
