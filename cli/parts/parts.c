@@ -224,6 +224,7 @@ static int choose_range(part_job *j)
 {
     uint64_t a, b;
 
+    j->chunks = part_chunks(j->src.length);
     if (j->share != NULL) {
         if (!parse_pair(j->share, '/', &a, &b) || a < 1 || a > b || b > ((uint64_t)1 << 32))
             return message_fail("--part: '%s' is not K/N with 1 <= K <= N <= 2^32",
@@ -404,10 +405,8 @@ static int put_check(part_job *j)
     uint8_t check[PART_DIGEST];
     char hex[2 * PART_DIGEST + 1];
 
-    if (!file_unchanged(j->src.fd, &j->src.st)) {
-        report_error(j->src.name, KSUM_ECHANGED, NULL);
-        return 0;
-    }
+    if (!file_unchanged(j->src.fd, &j->src.st))
+        return source_failed(&j->src, 0);   /* it says the file changed */
     if (!source_ends(&j->src) || !j->ok)
         return 0;
     if (!EVP_DigestFinalXOF(j->check, check, PART_DIGEST))
@@ -420,31 +419,21 @@ static int put_check(part_job *j)
 static int write_part(part_job *j)
 {
     uint64_t count = 0;
-    int ok = 0;
+    int ok;
 
     j->check = EVP_MD_CTX_new();
     j->ok = 1;
-    if (!source_open(&j->src))
-        goto done;
-    j->chunks = part_chunks(j->src.length);
-    if (!choose_range(j))
-        goto done;
-    if (j->check == NULL) {
-        message_fail("%s: out of memory", j->src.name);
-        goto done;
+    ok = source_open(&j->src) && choose_range(j) &&
+         (j->check != NULL || message_fail("%s: out of memory", j->src.name)) &&
+         object_digests(j) && (part_check_begin(j->lib, j->check) || evp_failed(j->src.name));
+    if (ok) {
+        put_header(j);
+        ok = j->begin == j->end || !j->ok || write_cvs(j, &count);
     }
-    if (!object_digests(j))
-        goto done;
-    if (!part_check_begin(j->lib, j->check)) {
-        evp_failed(j->src.name);
-        goto done;
+    if (ok) {
+        put(j, "cvs %" PRIu64 "\n", count);
+        ok = put_check(j);
     }
-    put_header(j);
-    if (j->begin < j->end && j->ok && !write_cvs(j, &count))
-        goto done;
-    put(j, "cvs %" PRIu64 "\n", count);
-    ok = put_check(j);
-done:
     if (j->src.fd > STDIN_FILENO)
         close(j->src.fd);
     EVP_MD_CTX_free(j->check);
@@ -670,7 +659,7 @@ static int records_cover(part_record **all, size_t n)
     return 1;
 }
 
-/* One record file, read and parsed (its checks computed) on some thread. */
+/* One record file, read and parsed on some thread. */
 typedef struct record_file {
     const char *name;
     int err;              /* reading's errno value, or 0 */
@@ -703,34 +692,30 @@ static void record_set_free(record_set *s)
     part_pool_close(&s->pool);
 }
 
-static void read_record_file(record_set *s, record_file *f, text_buffer *b)
-{
-    size_t len;
-
-    if ((f->err = slurp(f->name, b, &len, f->why, sizeof f->why)) != 0) {
-        if (f->err == -1)
-            f->err = f->parsed = 0;   /* not records: f->why says why */
-        return;
-    }
-    /* a stream's size is known once it is read: a pool for its CVs then
-     * (the files after it take from it what is left) */
-    if (s->one_reader && s->pool.base == NULL && len > 0 && len < SIZE_MAX / 4)
-        (void)part_pool_open(&s->pool, len / 4 * 3 + 64);
-    f->parsed = part_records_parse(s->lib, f->name, b->p, len, &s->pool, &f->recs, &f->n,
-                                   f->why, sizeof f->why);
-}
-
+/* Reads and parses (computing their checks) the files after the last
+ * taken, on each thread that reads. */
 static void *record_worker(void *arg)
 {
     record_set *s = arg;
     text_buffer b = {NULL, 0, 0};
-    size_t i;
+    size_t i, len;
 
     /* nothing after a failure is read: it may be a FIFO that never ends */
     while ((i = atomic_fetch_add(&s->next, 1)) < s->nfiles &&
            i < atomic_load(&s->first_bad)) {
-        read_record_file(s, &s->files[i], &b);
-        if (s->files[i].err != 0 || !s->files[i].parsed) {
+        record_file *f = &s->files[i];
+        f->err = slurp(f->name, &b, &len, f->why, sizeof f->why);
+        /* a stream's size is known once it is read: a pool for its CVs then
+         * (the files after it take from it what is left) */
+        if (f->err == 0 && s->one_reader && s->pool.base == NULL && len > 0 &&
+            len < SIZE_MAX / 4)
+            (void)part_pool_open(&s->pool, len / 4 * 3 + 64);
+        if (f->err == 0)
+            f->parsed = part_records_parse(s->lib, f->name, b.p, len, &s->pool, &f->recs,
+                                           &f->n, f->why, sizeof f->why);
+        else if (f->err == -1)
+            f->err = 0;   /* not records: f->why says why */
+        if (f->err != 0 || !f->parsed) {
             size_t bad = atomic_load(&s->first_bad);
             while (i < bad && !atomic_compare_exchange_weak(&s->first_bad, &bad, i))
                 ;

@@ -185,15 +185,11 @@ static int parse_digest(const char *s, size_t n, uint8_t out[PART_DIGEST])
     return hex_decode(s, n, out, &len) && len == PART_DIGEST;
 }
 
-/* Two decimal numbers, or "- -" when dash_ok. */
-static int parse_two(const char *s, size_t n, uint64_t *a, uint64_t *b, int dash_ok)
+/* Two decimal numbers. */
+static int parse_two(const char *s, size_t n, uint64_t *a, uint64_t *b)
 {
     const char *sp = memchr(s, ' ', n);
 
-    if (dash_ok && n == 3 && memcmp(s, "- -", 3) == 0) {
-        *a = *b = 0;
-        return 1;
-    }
     return sp != NULL && parse_u64(s, (size_t)(sp - s), a) &&
            parse_u64(sp + 1, n - (size_t)(sp - s) - 1, b);
 }
@@ -263,10 +259,12 @@ static int parse_header(cursor *c, part_record *r)
     WANT("name", 1, "no name line");
     if (!parse_name(v, vl, r))
         return bad_line(c, r->name == NULL ? -1 : 0, "a bad name");
-    WANT("share", parse_two(v, vl, &r->share, &r->shares, 1) &&
-                      (r->shares == 0 || (r->share >= 1 && r->share <= r->shares)),
+    /* "- -" for --part-range: 0 0 */
+    WANT("share", (vl == 3 && memcmp(v, "- -", 3) == 0) ||
+                      (parse_two(v, vl, &r->share, &r->shares) &&
+                       (r->shares == 0 || (r->share >= 1 && r->share <= r->shares))),
          "a bad share (K N, or - -)");
-    WANT("chunks", parse_two(v, vl, &r->begin, &r->end, 0) && r->begin <= r->end &&
+    WANT("chunks", parse_two(v, vl, &r->begin, &r->end) && r->begin <= r->end &&
                        r->end <= part_chunks(r->length),
          "a bad chunk range for the object's length");
     return 1;
