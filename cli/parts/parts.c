@@ -31,12 +31,12 @@
 #include "input/files.h"
 #include "ksumprov.h"
 #include "report/output.h"
-#include "run/concurrent.h"
 
 #define PROPS "provider=" KSUMPROV_NAME
 /* Chunks one CV context takes: 4 MiB, leaving room under the provider's
  * KSUMPROV_PART_MAX_CHUNKS for the chunks a customization string adds. */
 #define SEGMENT_CHUNKS 512
+#define SEGMENT_BYTES ((uint64_t)SEGMENT_CHUNKS * PART_CHUNK)
 #define READ_PIECE ((size_t)1 << 20)
 
 _Static_assert(PART_CHUNK * SEGMENT_CHUNKS <= (size_t)16 << 20, "one read buffer");
@@ -56,87 +56,6 @@ static const char *custom_of(const options *o)
 
 /* ---- writing a record ---- */
 
-typedef struct writer {
-    EVP_MD_CTX *check;      /* the digest of every line before "check" */
-    int ok;
-} writer;
-
-static void put(writer *w, const char *fmt, ...)
-{
-    char line[512];
-    va_list ap;
-    int n;
-
-    va_start(ap, fmt);
-    n = vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    if (n < 0 || (size_t)n >= sizeof line) {
-        w->ok = 0;
-        return;
-    }
-    if (!EVP_DigestUpdate(w->check, line, (size_t)n))
-        w->ok = 0;
-    fwrite(line, 1, (size_t)n, stdout);
-    if (!output_ok())
-        w->ok = 0;
-}
-
-/* Lines already formatted. */
-static void put_block(writer *w, const char *text, size_t len)
-{
-    if (len == 0)
-        return;
-    if (!EVP_DigestUpdate(w->check, text, len))
-        w->ok = 0;
-    fwrite(text, 1, len, stdout);
-    if (!output_ok())
-        w->ok = 0;
-}
-
-/* "key BASE64\n" for len bytes (at most PART_HEAD_LINE, or a CV). */
-static void put_base64(writer *w, const char *key, const uint8_t *in, size_t len)
-{
-    char text[BASE64_LENGTH(PART_HEAD_LINE > PART_MAX_CV ? PART_HEAD_LINE : PART_MAX_CV) + 1];
-
-    text[base64_encode(in, len, text)] = '\0';
-    put(w, "%s %s\n", key, text);
-}
-
-static void put_hex(writer *w, const char *key, const uint8_t *d)
-{
-    char text[2 * PART_DIGEST + 1];
-
-    text[hex_encode(d, PART_DIGEST, text)] = '\0';
-    put(w, "%s %s\n", key, text);
-}
-
-/* Exactly len bytes at off, or 0 with errno (0: the file got shorter). */
-static int read_at(int fd, uint8_t *buf, size_t len, uint64_t off)
-{
-    while (len > 0) {
-        ssize_t n = pread(fd, buf, len, (off_t)off);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            if (n == 0)
-                errno = 0;
-            return 0;
-        }
-        buf += n;
-        len -= (size_t)n;
-        off += (uint64_t)n;
-    }
-    return 1;
-}
-
-/* A file --part cannot plan: its size is not known before it is read. */
-static int size_unknown(const char *name)
-{
-    return message_fail("%s: its size cannot be known before it is read (a file of /proc, "
-                        "/sys or the like), so --part cannot plan its ranges: hash it "
-                        "whole, without --part", name);
-}
-
 /* The file --part reads: the object is its bytes from base (standard
  * input's offset: what `ksum -` would hash) for length bytes, as its size
  * said when it was opened. */
@@ -146,6 +65,66 @@ typedef struct source {
     struct stat st;
     uint64_t base, length;
 } source;
+
+/* One --part run: what it uses of the options, taken once (parts_main),
+ * the file, and the record as it is written. */
+typedef struct part_job {
+    OSSL_LIB_CTX *lib;
+    const part_family *f;
+    const char *share, *range;      /* --part K/N, --part-range START:LEN: one given */
+    const char *custom;             /* -C, or "" */
+    unsigned threads;               /* --threads; 0: the provider's choice */
+    source src;
+    uint64_t chunks;                /* the object's */
+    uint64_t begin, end;            /* chunks [begin, end) */
+    uint64_t k, n;                  /* share K of N; 0 0 for --part-range */
+    uint8_t cdig[PART_DIGEST], first[PART_DIGEST], last[PART_DIGEST];
+    uint8_t chunk[PART_CHUNK];      /* the first chunk, for the head lines */
+    size_t first_len;
+    EVP_MD_CTX *check;              /* the digest of every line before "check" */
+    int ok;                         /* every line so far written and digested */
+} part_job;
+
+/* Lines already formatted, into the record and its check. */
+static void put_block(part_job *j, const char *text, size_t len)
+{
+    if (!EVP_DigestUpdate(j->check, text, len))
+        j->ok = 0;
+    fwrite(text, 1, len, stdout);
+    if (!output_ok())
+        j->ok = 0;
+}
+
+__attribute__((format(printf, 2, 3))) static void put(part_job *j, const char *fmt, ...)
+{
+    char line[512];
+    va_list ap;
+    int n;
+
+    va_start(ap, fmt);
+    n = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= sizeof line)
+        j->ok = 0;
+    else
+        put_block(j, line, (size_t)n);
+}
+
+static void put_hex(part_job *j, const char *key, const uint8_t *d)
+{
+    char text[2 * PART_DIGEST + 1];
+
+    text[hex_encode(d, PART_DIGEST, text)] = '\0';
+    put(j, "%s %s\n", key, text);
+}
+
+/* A file --part cannot plan: its size is not known before it is read. */
+static int size_unknown(const char *name)
+{
+    return message_fail("%s: its size cannot be known before it is read (a file of /proc, "
+                        "/sys or the like), so --part cannot plan its ranges: hash it "
+                        "whole, without --part", name);
+}
 
 /* Reports why the bytes of src were not all there: a read error, a file
  * that changed, or one whose size is not what it holds although nothing
@@ -164,7 +143,10 @@ static int source_failed(const source *src, int err)
 /* Exactly len bytes of the object at off, or 0 (reported). */
 static int source_read(const source *src, uint8_t *buf, size_t len, uint64_t off)
 {
-    return read_at(src->fd, buf, len, src->base + off) || source_failed(src, errno);
+    int err;
+
+    return read_full_at(src->fd, buf, len, (off_t)(src->base + off), &err) == len ||
+           source_failed(src, err);   /* err 0: the file got shorter */
 }
 
 /* The file ends where the object does: a byte more there is a file that
@@ -172,12 +154,43 @@ static int source_read(const source *src, uint8_t *buf, size_t len, uint64_t off
 static int source_ends(const source *src)
 {
     uint8_t byte;
-    ssize_t n;
+    int err;
 
-    while ((n = pread(src->fd, &byte, 1, (off_t)(src->base + src->length))) < 0 &&
-           errno == EINTR)
-        ;
-    return n == 0 || source_failed(src, n < 0 ? errno : 0);
+    return (read_full_at(src->fd, &byte, 1, (off_t)(src->base + src->length), &err) == 0 &&
+            err == 0) || source_failed(src, err);
+}
+
+/* Opens the file --part names (src->name), without waiting for a FIFO's
+ * writer; the object is what `ksum FILE` would hash, which must be known
+ * before a byte is read: a regular file whose size is what it holds.
+ * Reports why not. */
+static int source_open(source *src)
+{
+    const char *name = src->name;
+    off_t at = 0;
+    int err;
+
+    src->fd = -1;
+    if (strcmp(name, "-") != 0)
+        err = open_named(AT_FDCWD, name, 1, 0, &src->fd, &src->st);
+    else if ((err = fstat(STDIN_FILENO, &src->st) != 0 ? errno : 0) == 0)
+        src->fd = STDIN_FILENO;
+    if (err != 0 && err != KSUM_ENOTREG) {
+        report_error(name, err, NULL);
+        return 0;
+    }
+    if (err != 0 || !S_ISREG(src->st.st_mode))
+        return message_fail("%s: --part reads byte ranges: it needs a regular file", name);
+    if (src->st.st_size > 0 && !size_is_known(src->fd, &src->st))
+        return size_unknown(name);
+    /* standard input from where it stands, as every other road reads it */
+    if (src->fd == STDIN_FILENO && (at = lseek(STDIN_FILENO, 0, SEEK_CUR)) < 0) {
+        report_error(name, errno, NULL);
+        return 0;
+    }
+    src->base = (uint64_t)at;
+    src->length = at < src->st.st_size ? (uint64_t)(src->st.st_size - at) : 0;
+    return 1;
 }
 
 /* An EVP call for name failed: "out of memory" when it was that, else
@@ -205,85 +218,98 @@ static int parse_pair(const char *arg, char sep, uint64_t *a, uint64_t *b)
     return errno == 0 && *end == '\0';
 }
 
-/* The chunks [*begin, *end) of an object of `chunks` chunks the options
- * choose; *share and *shares for --part. */
-static int choose_range(const options *o, uint64_t chunks, uint64_t *begin,
-                        uint64_t *end, uint64_t *share, uint64_t *shares)
+/* The chunks [begin, end) of the object (and for --part, K and N) that
+ * the options choose. */
+static int choose_range(part_job *j)
 {
     uint64_t a, b;
 
-    *share = *shares = 0;
-    if (o->part_share != NULL) {
-        if (!parse_pair(o->part_share, '/', &a, &b) || a < 1 || a > b ||
-            b > ((uint64_t)1 << 32))
+    j->chunks = part_chunks(j->src.length);
+    if (j->share != NULL) {
+        if (!parse_pair(j->share, '/', &a, &b) || a < 1 || a > b || b > ((uint64_t)1 << 32))
             return message_fail("--part: '%s' is not K/N with 1 <= K <= N <= 2^32",
-                        o->part_share);
+                                j->share);
         /* Share K of N: chunks floor((K-1)*C/N) to floor(K*C/N). */
-        *begin = (uint64_t)((unsigned __int128)(a - 1) * chunks / b);
-        *end = (uint64_t)((unsigned __int128)a * chunks / b);
-        *share = a;
-        *shares = b;
+        j->begin = (uint64_t)((unsigned __int128)(a - 1) * j->chunks / b);
+        j->end = (uint64_t)((unsigned __int128)a * j->chunks / b);
+        j->k = a;
+        j->n = b;
         return 1;
     }
-    if (!parse_pair(o->part_range, ':', &a, &b) || b == 0)
+    if (!parse_pair(j->range, ':', &a, &b) || b == 0)
         return message_fail("--part-range: '%s' is not START:LEN in chunks of 8 KiB (LEN >= 1)",
-                    o->part_range);
-    if (a >= chunks)
+                            j->range);
+    if (a >= j->chunks)
         return message_fail("--part-range: chunk %" PRIu64 " is past the object's last "
-                    "chunk (%" PRIu64 ")", a, chunks - 1);
-    *begin = a;
-    *end = b > chunks - a ? chunks : a + b;
+                            "chunk (%" PRIu64 ")", a, j->chunks - 1);
+    j->begin = a;
+    j->end = b > j->chunks - a ? j->chunks : a + b;
     return 1;
 }
 
-/* A CV context for the segment of the object that starts at byte at. */
-static int segment_init(EVP_MD_CTX *ctx, const EVP_MD *md, const options *o,
-                        uint64_t length, uint64_t at)
+/* The digests a record names the object and C by: of C, and of the
+ * object's last and first chunks (j->chunk keeps the first).  Reports its
+ * errors. */
+static int object_digests(part_job *j)
 {
-    const char *custom = custom_of(o);
-    unsigned threads = o->threads;
-    OSSL_PARAM p[5];
-    OSSL_PARAM *pp = p;
+    const source *src = &j->src;
+    size_t last_len = (size_t)(src->length - (j->chunks - 1) * PART_CHUNK);
 
-    *pp++ = OSSL_PARAM_construct_octet_string(KSUM_PARAM_CUSTOM, (void *)custom,
-                                              strlen(custom));
-    *pp++ = OSSL_PARAM_construct_uint64(KSUM_PARAM_MESSAGE_LENGTH, &length);
-    *pp++ = OSSL_PARAM_construct_uint64(KSUM_PARAM_OFFSET, &at);
-    if (threads != 0)
-        *pp++ = OSSL_PARAM_construct_uint(KSUM_PARAM_THREADS, &threads);
-    *pp = OSSL_PARAM_construct_end();
-    return EVP_DigestInit_ex2(ctx, md, p);
+    if (!part_digest(j->lib, j->custom, strlen(j->custom), j->cdig))
+        return evp_failed(src->name);
+    j->first_len = src->length < PART_CHUNK ? (size_t)src->length : PART_CHUNK;
+    if (!source_read(src, j->chunk, last_len, (j->chunks - 1) * PART_CHUNK) ||
+        !source_ends(src))
+        return 0;
+    if (!part_digest(j->lib, j->chunk, last_len, j->last))
+        return evp_failed(src->name);
+    if (!source_read(src, j->chunk, j->first_len, 0))
+        return 0;
+    return part_digest(j->lib, j->chunk, j->first_len, j->first) || evp_failed(src->name);
 }
 
-/* Bytes [at, stop) of the object into ctx, in reads of 1 MiB, as ksum
- * reads a whole file: the bytes are still in the CPU's caches when they
- * are hashed.  Reports its errors. */
-static int segment_feed(EVP_MD_CTX *ctx, const source *src, uint8_t *buf, uint64_t at,
-                        uint64_t stop)
+/* What a range's CVs are made with: a -CV context for each segment of
+ * SEGMENT_CHUNKS chunks. */
+typedef struct segment {
+    EVP_MD *md;
+    EVP_MD_CTX *ctx;
+    uint8_t *buf;       /* a read of READ_PIECE bytes */
+    uint8_t *cvs;       /* a segment's CVs */
+    char *lines;        /* their "cv" lines, written (and digested) at once */
+} segment;
+
+/* The CVs of the object's bytes [at, stop) into s->cvs, *n of them: a
+ * context fed in reads of 1 MiB, as ksum reads a whole file (the bytes are
+ * still in the CPU's caches when they are hashed).  Reports its errors. */
+static int segment_cvs(const part_job *j, segment *s, uint64_t at, uint64_t stop, uint64_t *n)
 {
+    uint64_t length = j->src.length;
+    unsigned threads = j->threads;
+    OSSL_PARAM p[] = {
+        OSSL_PARAM_construct_octet_string(KSUM_PARAM_CUSTOM, (void *)j->custom,
+                                          strlen(j->custom)),
+        OSSL_PARAM_construct_uint64(KSUM_PARAM_MESSAGE_LENGTH, &length),
+        OSSL_PARAM_construct_uint64(KSUM_PARAM_OFFSET, &at),
+        threads != 0 ? OSSL_PARAM_construct_uint(KSUM_PARAM_THREADS, &threads)
+                     : OSSL_PARAM_construct_end(),
+        OSSL_PARAM_END};
+    OSSL_PARAM q[] = {OSSL_PARAM_construct_uint64(KSUM_PARAM_CV_COUNT, n), OSSL_PARAM_END};
+
+    if (!EVP_DigestInit_ex2(s->ctx, s->md, p))
+        return evp_failed(j->src.name);
     for (uint64_t pos = at; pos < stop;) {
         size_t piece = stop - pos < READ_PIECE ? (size_t)(stop - pos) : READ_PIECE;
-        if (!source_read(src, buf, piece, pos))
+        if (!source_read(&j->src, s->buf, piece, pos))
             return 0;
-        if (!EVP_DigestUpdate(ctx, buf, piece)) {
-            evp_failed(src->name);
-            return 0;
-        }
+        if (!EVP_DigestUpdate(s->ctx, s->buf, piece))
+            return evp_failed(j->src.name);
         pos += piece;
     }
+    /* no CV (a range within the first chunk): nothing to take */
+    if (!EVP_MD_CTX_get_params(s->ctx, q) || *n > KSUMPROV_PART_MAX_CHUNKS ||
+        (*n != 0 && !EVP_DigestFinalXOF(s->ctx, s->cvs, (size_t)*n * j->f->cv_len)))
+        return evp_failed(j->src.name);
     return 1;
-}
-
-/* The segment's CVs into cvs, *n of them.  No CV (a range within the
- * first chunk): nothing to take. */
-static int segment_take(EVP_MD_CTX *ctx, uint8_t *cvs, size_t cv_len, uint64_t *n)
-{
-    OSSL_PARAM q[2];
-
-    q[0] = OSSL_PARAM_construct_uint64(KSUM_PARAM_CV_COUNT, n);
-    q[1] = OSSL_PARAM_construct_end();
-    return EVP_MD_CTX_get_params(ctx, q) && *n <= KSUMPROV_PART_MAX_CHUNKS &&
-           (*n == 0 || EVP_DigestFinalXOF(ctx, cvs, (size_t)*n * cv_len));
 }
 
 /* "cv BASE64\n" for each of the n CVs into lines; returns their length. */
@@ -300,228 +326,117 @@ static size_t cv_lines(char *lines, const uint8_t *cvs, uint64_t n, size_t cv_le
     return used;
 }
 
-/* The CVs of bytes [from, to) of the object, a context per segment, as
- * "cv" lines; *count gets how many. */
-static int write_cvs(writer *w, OSSL_LIB_CTX *lib, const options *o, const part_family *f,
-                     const source *src, uint64_t from, uint64_t to, uint64_t *count)
+/* The CVs of the part's chunks as "cv" lines, a segment at a time; *count
+ * gets how many. */
+static int write_cvs(part_job *j, uint64_t *count)
 {
-    EVP_MD *md = EVP_MD_fetch(lib, f->cv, PROPS);
-    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-    size_t bufsize = (size_t)SEGMENT_CHUNKS * PART_CHUNK;
-    uint8_t *buf = input_buffer_new(READ_PIECE);
-    uint8_t *cvs = malloc((size_t)KSUMPROV_PART_MAX_CHUNKS * f->cv_len);
-    /* a segment's "cv" lines, written (and digested) at once */
-    size_t line_len = 3 + BASE64_LENGTH(f->cv_len) + 1;
-    char *lines = malloc((size_t)KSUMPROV_PART_MAX_CHUNKS * line_len);
-    const char *name = src->name;
-    uint64_t length = src->length;
-    int ok = md != NULL && ctx != NULL && buf != NULL && cvs != NULL && lines != NULL;
+    size_t cv_len = j->f->cv_len, most = KSUMPROV_PART_MAX_CHUNKS;
+    uint64_t at = j->begin * PART_CHUNK, end = j->end * PART_CHUNK;
+    uint64_t to = end < j->src.length ? end : j->src.length;
+    segment s = {EVP_MD_fetch(j->lib, j->f->cv, PROPS), EVP_MD_CTX_new(),
+                 input_buffer_new(READ_PIECE), malloc(most * cv_len),
+                 malloc(most * (3 + BASE64_LENGTH(cv_len) + 1))};
+    int ok = s.md != NULL && s.ctx != NULL && s.buf != NULL && s.cvs != NULL && s.lines != NULL;
 
     *count = 0;
-    if (md == NULL)
-        evp_failed(name);
+    if (s.md == NULL)
+        evp_failed(j->src.name);
     else if (!ok)
-        message_fail("%s: out of memory", name);
+        message_fail("%s: out of memory", j->src.name);
     /* The range that holds the end of the object also gives the CVs of
      * the chunks past it, which hold only C: one context even when the
      * range has no byte (an empty object, or one ending on a chunk). */
-    for (uint64_t at = from; ok;) {
-        uint64_t stop = to - at > bufsize ? at + bufsize : to, n = 0;
-        if (!segment_init(ctx, md, o, length, at)) {
-            evp_failed(name);
-            ok = 0;
-            break;
-        }
-        ok = segment_feed(ctx, src, buf, at, stop);
-        if (ok && !segment_take(ctx, cvs, f->cv_len, &n)) {
-            evp_failed(name);
-            ok = 0;
-        }
+    while (ok) {
+        uint64_t stop = to - at > SEGMENT_BYTES ? at + SEGMENT_BYTES : to, n = 0;
+        ok = segment_cvs(j, &s, at, stop, &n);
         if (!ok)
             break;
-        put_block(w, lines, cv_lines(lines, cvs, n, f->cv_len));
+        put_block(j, s.lines, cv_lines(s.lines, s.cvs, n, cv_len));
         *count += n;
         at = stop;
-        if (at == to || !w->ok)
+        if (at == to || !j->ok)
             break;
     }
-    free(lines);
-    free(cvs);
-    input_buffer_free(buf, READ_PIECE);
-    EVP_MD_CTX_free(ctx);
-    EVP_MD_free(md);
-    return ok && w->ok;
+    free(s.lines);
+    free(s.cvs);
+    input_buffer_free(s.buf, READ_PIECE);
+    EVP_MD_CTX_free(s.ctx);
+    EVP_MD_free(s.md);
+    return ok && j->ok;
 }
 
-/* What a record says of the object and of the part, before its CVs. */
-typedef struct part_info {
-    uint64_t length, chunks;
-    uint64_t begin, end;            /* chunks [begin, end) */
-    uint64_t share, shares;         /* 0 0 for --part-range */
-    uint8_t cdig[PART_DIGEST], first[PART_DIGEST], last[PART_DIGEST];
-    uint8_t chunk[PART_CHUNK];      /* the first chunk, for the head lines */
-    size_t first_len;
-} part_info;
-
-/* The object is named by its length and its first and last chunks: their
- * digests; p->chunk keeps the first chunk.  Reports its errors. */
-static int chunk_digests(OSSL_LIB_CTX *lib, const source *src, part_info *p)
+/* The lines before the CVs. */
+static void put_header(part_job *j)
 {
-    size_t last_len = (size_t)(p->length - (p->chunks - 1) * PART_CHUNK);
+    const uint8_t *name = (const uint8_t *)j->src.name;
+    size_t name_len = strlen(j->src.name);
+    char text[BASE64_LENGTH(3 * PART_HEAD_LINE)];
 
-    p->first_len = p->length < PART_CHUNK ? (size_t)p->length : PART_CHUNK;
-    if (!source_read(src, p->chunk, last_len, (p->chunks - 1) * PART_CHUNK) ||
-        !source_ends(src))
-        return 0;
-    if (!part_digest(lib, p->chunk, last_len, p->last))
-        return evp_failed(src->name);
-    if (!source_read(src, p->chunk, p->first_len, 0))
-        return 0;
-    return part_digest(lib, p->chunk, p->first_len, p->first) ||
-           evp_failed(src->name);
-}
-
-/* The name may be long: written in pieces, hashed as one line. */
-static void put_name(writer *w, const char *text)
-{
-    if (EVP_DigestUpdate(w->check, "name ", 5) &&
-        EVP_DigestUpdate(w->check, text, strlen(text)) &&
-        EVP_DigestUpdate(w->check, "\n", 1)) {
-        fputs("name ", stdout);
-        fputs(text, stdout);
-        fputc('\n', stdout);
-        w->ok &= output_ok();
-    } else {
-        w->ok = 0;
+    put(j, "%s\n", PART_MAGIC);
+    put(j, "algorithm %s\n", j->f->name);
+    put_hex(j, "customization", j->cdig);
+    put(j, "object %" PRIu64 "\n", j->src.length);
+    put_hex(j, "first", j->first);
+    put_hex(j, "last", j->last);
+    /* the name may be long: its base64 in pieces of a multiple of 3 bytes */
+    put_block(j, "name ", 5);
+    for (size_t at = 0; at < name_len; at += 3 * PART_HEAD_LINE) {
+        size_t n = name_len - at < 3 * PART_HEAD_LINE ? name_len - at : 3 * PART_HEAD_LINE;
+        put_block(j, text, base64_encode(name + at, n, text));
     }
-}
-
-/* The lines before the CVs; name64 is the file name in base64. */
-static void put_header(writer *w, const part_family *f, const part_info *p, const char *name64)
-{
-    put(w, "%s\n", PART_MAGIC);
-    put(w, "algorithm %s\n", f->name);
-    put_hex(w, "customization", p->cdig);
-    put(w, "object %" PRIu64 "\n", p->length);
-    put_hex(w, "first", p->first);
-    put_hex(w, "last", p->last);
-    put_name(w, name64);
-    if (p->shares != 0)
-        put(w, "share %" PRIu64 " %" PRIu64 "\n", p->share, p->shares);
+    put_block(j, "\n", 1);
+    if (j->n != 0)
+        put(j, "share %" PRIu64 " %" PRIu64 "\n", j->k, j->n);
     else
-        put(w, "share - -\n");
-    put(w, "chunks %" PRIu64 " %" PRIu64 "\n", p->begin, p->end);
-    if (p->begin == 0 && p->end > 0)
-        for (size_t at = 0; at < p->first_len && w->ok; at += PART_HEAD_LINE)
-            put_base64(w, "head", p->chunk + at,
-                       p->first_len - at < PART_HEAD_LINE ? p->first_len - at : PART_HEAD_LINE);
+        put(j, "share - -\n");
+    put(j, "chunks %" PRIu64 " %" PRIu64 "\n", j->begin, j->end);
+    for (size_t at = 0; j->begin == 0 && j->end > 0 && at < j->first_len && j->ok;
+         at += PART_HEAD_LINE) {
+        size_t n = j->first_len - at < PART_HEAD_LINE ? j->first_len - at : PART_HEAD_LINE;
+        text[base64_encode(j->chunk + at, n, text)] = '\0';
+        put(j, "head %s\n", text);
+    }
 }
 
 /* The "check" line, when the file has not changed since it was opened,
  * still ends where it did, and every line before it was written. */
-static int put_check(writer *w, const source *src)
+static int put_check(part_job *j)
 {
     uint8_t check[PART_DIGEST];
     char hex[2 * PART_DIGEST + 1];
 
-    if (!file_unchanged(src->fd, &src->st)) {
-        report_error(src->name, KSUM_ECHANGED, NULL);
+    if (!file_unchanged(j->src.fd, &j->src.st))
+        return source_failed(&j->src, 0);   /* it says the file changed */
+    if (!source_ends(&j->src) || !j->ok)
         return 0;
-    }
-    if (!source_ends(src) || !w->ok)
-        return 0;
-    if (!part_check_end(w->check, check))
-        return evp_failed(src->name);
+    if (!EVP_DigestFinalXOF(j->check, check, PART_DIGEST))
+        return evp_failed(j->src.name);
     hex[hex_encode(check, PART_DIGEST, hex)] = '\0';
     printf("check %s\n", hex);
     return output_ok();
 }
 
-/* Opens the file --part names, without waiting for a FIFO's writer; the
- * object is what `ksum FILE` would hash, which must be known before a byte
- * is read: a regular file whose size is what it holds.  Reports why not. */
-static int source_open(source *src, const char *name)
+static int write_part(part_job *j)
 {
-    off_t at = 0;
-    int err;
-
-    src->name = name;
-    src->fd = -1;
-    if (strcmp(name, "-") != 0)
-        err = open_named(AT_FDCWD, name, 1, 0, &src->fd, &src->st);
-    else if ((err = fstat(STDIN_FILENO, &src->st) != 0 ? errno : 0) == 0)
-        src->fd = STDIN_FILENO;
-    if (err != 0 && err != KSUM_ENOTREG) {
-        report_error(name, err, NULL);
-        return 0;
-    }
-    if (err != 0 || !S_ISREG(src->st.st_mode))
-        return message_fail("%s: --part reads byte ranges: it needs a regular file", name);
-    if (src->st.st_size > 0 && !size_is_known(src->fd, &src->st))
-        return size_unknown(name);
-    /* standard input from where it stands, as every other road reads it */
-    if (src->fd == STDIN_FILENO && (at = lseek(STDIN_FILENO, 0, SEEK_CUR)) < 0) {
-        report_error(name, errno, NULL);
-        return 0;
-    }
-    src->base = (uint64_t)at;
-    src->length = at < src->st.st_size ? (uint64_t)(src->st.st_size - at) : 0;
-    return 1;
-}
-
-static void source_close(source *src)
-{
-    if (src->fd > STDIN_FILENO)
-        close(src->fd);
-}
-
-static int write_part(const options *o, OSSL_LIB_CTX *lib, const part_family *f)
-{
-    source src;
-    part_info p;
     uint64_t count = 0;
-    char *text = NULL;
-    writer w = {EVP_MD_CTX_new(), 1};
-    int ok = 0;
+    int ok;
 
-    p.begin = p.end = 0;
-    if (!source_open(&src, o->files[0]))
-        goto done;
-    p.length = src.length;
-    p.chunks = part_chunks(p.length);
-    if (!choose_range(o, p.chunks, &p.begin, &p.end, &p.share, &p.shares))
-        goto done;
-    if (w.check == NULL) {
-        message_fail("%s: out of memory", src.name);
-        goto done;
+    j->check = EVP_MD_CTX_new();
+    j->ok = 1;
+    ok = source_open(&j->src) && choose_range(j) &&
+         (j->check != NULL || message_fail("%s: out of memory", j->src.name)) &&
+         object_digests(j) && (part_check_begin(j->lib, j->check) || evp_failed(j->src.name));
+    if (ok) {
+        put_header(j);
+        ok = j->begin == j->end || !j->ok || write_cvs(j, &count);
     }
-    if (!part_digest(lib, custom_of(o), strlen(custom_of(o)), p.cdig)) {
-        evp_failed(src.name);
-        goto done;
+    if (ok) {
+        put(j, "cvs %" PRIu64 "\n", count);
+        ok = put_check(j);
     }
-    if (!chunk_digests(lib, &src, &p))
-        goto done;
-    text = malloc(BASE64_LENGTH(strlen(src.name)) + 1);
-    if (text == NULL) {
-        message_fail("%s: out of memory", src.name);
-        goto done;
-    }
-    if (!part_check_begin(lib, w.check)) {
-        evp_failed(src.name);
-        goto done;
-    }
-    text[base64_encode((const uint8_t *)src.name, strlen(src.name), text)] = '\0';
-    put_header(&w, f, &p, text);
-    if (p.begin < p.end && w.ok &&
-        !write_cvs(&w, lib, o, f, &src, p.begin * PART_CHUNK,
-                   p.end * PART_CHUNK < p.length ? p.end * PART_CHUNK : p.length, &count))
-        goto done;
-    put(&w, "cvs %" PRIu64 "\n", count);
-    ok = put_check(&w, &src);
-done:
-    source_close(&src);
-    free(text);
-    EVP_MD_CTX_free(w.check);
+    if (j->src.fd > STDIN_FILENO)
+        close(j->src.fd);
+    EVP_MD_CTX_free(j->check);
     return ok;
 }
 
@@ -627,16 +542,13 @@ static int slurp(const char *name, text_buffer *b, size_t *len, char *why, size_
 /* "FILE (part record I, share K/N, chunks A-B)" into buf. */
 static const char *part_name(const part_record *r, char *buf, size_t size)
 {
-    int n = snprintf(buf, size, "%s (part record %zu", r->file, r->index);
+    char share[64] = "", chunks[64] = ", no chunk";
 
-    if (n > 0 && (size_t)n < size && r->shares != 0)
-        n += snprintf(buf + n, size - (size_t)n, ", share %" PRIu64 "/%" PRIu64,
-                      r->share, r->shares);
-    if (n > 0 && (size_t)n < size && r->begin == r->end)
-        snprintf(buf + n, size - (size_t)n, ", no chunk)");
-    else if (n > 0 && (size_t)n < size)
-        snprintf(buf + n, size - (size_t)n, ", chunks %" PRIu64 "-%" PRIu64 ")",
-                 r->begin, r->end - 1);
+    if (r->shares != 0)
+        snprintf(share, sizeof share, ", share %" PRIu64 "/%" PRIu64, r->share, r->shares);
+    if (r->begin != r->end)
+        snprintf(chunks, sizeof chunks, ", chunks %" PRIu64 "-%" PRIu64, r->begin, r->end - 1);
+    snprintf(buf, size, "%s (part record %zu%s%s)", r->file, r->index, share, chunks);
     return buf;
 }
 
@@ -660,24 +572,23 @@ static int records_agree(part_record **all, size_t n, const char *algorithm,
 
     for (size_t i = 0; i < n; i++) {
         const part_record *r = all[i];
+        const char *other;
         if (strcmp(r->algorithm, algorithm) != 0)
             return message_fail("%s: made with %s, not %s", part_name(r, a, sizeof a),
-                        r->algorithm, algorithm);
+                                r->algorithm, algorithm);
         if (memcmp(r->custom, custom, PART_DIGEST) != 0)
             return message_fail("%s: made with another customization string than the "
-                        "one given (-C)", part_name(r, a, sizeof a));
-        if (r->length != ref->length || memcmp(r->first, ref->first, PART_DIGEST) != 0 ||
-            memcmp(r->last, ref->last, PART_DIGEST) != 0)
+                                "one given (-C)", part_name(r, a, sizeof a));
+        other = r->length != ref->length ? "another length"
+                : memcmp(r->first, ref->first, PART_DIGEST) != 0 ? "another first chunk"
+                : memcmp(r->last, ref->last, PART_DIGEST) != 0 ? "another last chunk" : NULL;
+        if (other != NULL)
             return message_fail("%s: a part of another object than %s (%s)",
-                        part_name(r, a, sizeof a), part_name(ref, b, sizeof b),
-                        r->length != ref->length ? "another length"
-                        : memcmp(r->first, ref->first, PART_DIGEST) != 0
-                            ? "another first chunk" : "another last chunk");
-        if ((r->shares != 0) != (ref->shares != 0) ||
-            (r->shares != 0 && r->shares != ref->shares))
+                                part_name(r, a, sizeof a), part_name(ref, b, sizeof b), other);
+        if (r->shares != ref->shares)
             return message_fail("%s: from another split than %s (--part K/N with another N, "
-                        "or --part beside --part-range)", part_name(r, a, sizeof a),
-                        part_name(ref, b, sizeof b));
+                                "or --part beside --part-range)", part_name(r, a, sizeof a),
+                                part_name(ref, b, sizeof b));
     }
     return 1;
 }
@@ -694,7 +605,8 @@ static int shares_complete(part_record **all, size_t n)
 {
     char a[512], b[512];
     part_record **v = malloc(n * sizeof *v);
-    uint64_t k = 1, shares = all[0]->shares;
+    uint64_t shares = all[0]->shares;
+    size_t k = 0;
     int ok = 1;
 
     if (v == NULL)
@@ -705,17 +617,13 @@ static int shares_complete(part_record **all, size_t n)
     for (size_t i = 1; i < n && ok; i++)
         if (v[i]->share == v[i - 1]->share)
             ok = message_fail("%s: given twice: also %s", part_name(v[i], a, sizeof a),
-                      part_name(v[i - 1], b, sizeof b));
-    for (size_t i = 0; i < n && ok; i++) {
-        if (v[i]->share > k)
-            ok = message_fail("share %" PRIu64 "/%" PRIu64 " is missing (%zu of %" PRIu64
-                      " parts given)", k, shares, n, shares);
-        else
-            k = v[i]->share + 1;
-    }
-    if (ok && k <= shares)
-        ok = message_fail("share %" PRIu64 "/%" PRIu64 " is missing (%zu of %" PRIu64
-                  " parts given)", k, shares, n, shares);
+                              part_name(v[i - 1], b, sizeof b));
+    /* then each in its place: the first out of it is one missing */
+    while (k < n && v[k]->share == k + 1)
+        k++;
+    if (ok && k < shares)
+        ok = message_fail("share %zu/%" PRIu64 " is missing (%zu of %" PRIu64 " parts given)",
+                          k + 1, shares, n, shares);
     free(v);
     return ok;
 }
@@ -751,76 +659,65 @@ static int records_cover(part_record **all, size_t n)
     return 1;
 }
 
-/* Reads every record of the FILEs; *all gets pointers into *files. */
-typedef struct record_set {
-    part_record **all;
-    size_t n;
-    part_record **per_file;
-    size_t *counts;
-    size_t files;
-    part_pool pool;      /* their CVs, when every file is a regular one */
-} record_set;
-
-static void record_set_free(record_set *s)
-{
-    for (size_t i = 0; i < s->files; i++)
-        part_records_free(s->per_file[i], s->counts[i]);
-    free(s->per_file);
-    free(s->counts);
-    free(s->all);
-    part_pool_close(&s->pool);
-}
-
-/* One record file, read and parsed (its checks computed) on some thread. */
+/* One record file, read and parsed on some thread. */
 typedef struct record_file {
     const char *name;
     int err;              /* reading's errno value, or 0 */
     int parsed;           /* 1: every record in it is well formed */
+    part_record *recs;    /* its records (before a bad one), n of them */
+    size_t n;
     char why[1024];
 } record_file;
 
-typedef struct record_work {
+/* Every record of the FILEs: the files read two at a time, then *all
+ * points to their records. */
+typedef struct record_set {
     OSSL_LIB_CTX *lib;
-    record_set *s;
     record_file *files;
     size_t nfiles;
-    atomic_size_t next;
+    atomic_size_t next;        /* the next file to read */
     atomic_size_t first_bad;   /* the first file that failed; nfiles: none */
-    int one_reader;       /* the files are read in turn by one thread */
-} record_work;
+    int one_reader;            /* the files are read in turn by one thread */
+    part_pool pool;            /* their CVs */
+    part_record **all;
+    size_t n;
+} record_set;
 
-static void read_record_file(record_work *w, size_t i, text_buffer *b)
+static void record_set_free(record_set *s)
 {
-    record_file *f = &w->files[i];
-    size_t len;
-
-    if ((f->err = slurp(f->name, b, &len, f->why, sizeof f->why)) != 0) {
-        if (f->err == -1)
-            f->err = f->parsed = 0;   /* not records: f->why says why */
-        return;
-    }
-    /* a stream's size is known once it is read: a pool for its CVs then
-     * (the files after it take from it what is left) */
-    if (w->one_reader && w->s->pool.base == NULL && len > 0 && len < SIZE_MAX / 4)
-        (void)part_pool_open(&w->s->pool, len / 4 * 3 + 64);
-    f->parsed = part_records_parse(w->lib, f->name, b->p, len, &w->s->pool,
-                                   &w->s->per_file[i], &w->s->counts[i], f->why,
-                                   sizeof f->why);
+    for (size_t i = 0; i < s->nfiles; i++)
+        part_records_free(s->files[i].recs, s->files[i].n);
+    free(s->files);
+    free(s->all);
+    part_pool_close(&s->pool);
 }
 
+/* Reads and parses (computing their checks) the files after the last
+ * taken, on each thread that reads. */
 static void *record_worker(void *arg)
 {
-    record_work *w = arg;
+    record_set *s = arg;
     text_buffer b = {NULL, 0, 0};
-    size_t i;
+    size_t i, len;
 
     /* nothing after a failure is read: it may be a FIFO that never ends */
-    while ((i = atomic_fetch_add(&w->next, 1)) < w->nfiles &&
-           i < atomic_load(&w->first_bad)) {
-        read_record_file(w, i, &b);
-        if (w->files[i].err != 0 || !w->files[i].parsed) {
-            size_t bad = atomic_load(&w->first_bad);
-            while (i < bad && !atomic_compare_exchange_weak(&w->first_bad, &bad, i))
+    while ((i = atomic_fetch_add(&s->next, 1)) < s->nfiles &&
+           i < atomic_load(&s->first_bad)) {
+        record_file *f = &s->files[i];
+        f->err = slurp(f->name, &b, &len, f->why, sizeof f->why);
+        /* a stream's size is known once it is read: a pool for its CVs then
+         * (the files after it take from it what is left) */
+        if (f->err == 0 && s->one_reader && s->pool.base == NULL && len > 0 &&
+            len < SIZE_MAX / 4)
+            (void)part_pool_open(&s->pool, len / 4 * 3 + 64);
+        if (f->err == 0)
+            f->parsed = part_records_parse(s->lib, f->name, b.p, len, &s->pool, &f->recs,
+                                           &f->n, f->why, sizeof f->why);
+        else if (f->err == -1)
+            f->err = 0;   /* not records: f->why says why */
+        if (f->err != 0 || !f->parsed) {
+            size_t bad = atomic_load(&s->first_bad);
+            while (i < bad && !atomic_compare_exchange_weak(&s->first_bad, &bad, i))
                 ;
         }
     }
@@ -832,13 +729,13 @@ static void *record_worker(void *arg)
  * name is a regular file: standard input named twice, or a FIFO, must be
  * read once, in order, and has no size to plan for (its pool comes once
  * the first is read).  *bytes gets the files' total size. */
-static int all_regular(const record_work *w, uint64_t *bytes)
+static int all_regular(const record_set *s, uint64_t *bytes)
 {
     struct stat st;
 
     *bytes = 0;
-    for (size_t i = 0; i < w->nfiles; i++) {
-        if (strcmp(w->files[i].name, "-") == 0 || stat(w->files[i].name, &st) != 0 ||
+    for (size_t i = 0; i < s->nfiles; i++) {
+        if (strcmp(s->files[i].name, "-") == 0 || stat(s->files[i].name, &st) != 0 ||
             !S_ISREG(st.st_mode))
             return 0;
         *bytes += (uint64_t)st.st_size;
@@ -847,68 +744,53 @@ static int all_regular(const record_work *w, uint64_t *bytes)
 }
 
 /* Every file's records, two files at a time (checking a record is hashing
- * a 256th of its share: combining a 1 GiB object reads 6 MB), then the
- * first failure in the order given is said. */
-static int read_all_files(record_work *w, unsigned threads)
+ * a 256th of its share: combining a 1 GiB object reads 6 MB); the first
+ * failure in the order given is said. */
+static int read_records(OSSL_LIB_CTX *lib, char **names, unsigned threads, record_set *s)
 {
     pthread_t helper;
     uint64_t bytes;
-    int regular = all_regular(w, &bytes), helped;
-    size_t bad;
+    size_t n = 0, at = 0, bad;
+    int regular, helped;
 
+    memset(s, 0, sizeof *s);
+    while (names[n] != NULL)
+        n++;
+    if ((s->files = calloc(n, sizeof *s->files)) == NULL)
+        return message_fail("out of memory");
+    s->lib = lib;
+    s->nfiles = n;
+    atomic_init(&s->next, 0);
+    atomic_init(&s->first_bad, n);
+    for (size_t i = 0; i < n; i++)
+        s->files[i].name = names[i];
+    regular = all_regular(s, &bytes);
     /* CVs are at most 2/3 of their cv lines (32 bytes a 48-byte line for
      * KT128, 64 a 92 for KT256): 3/4 of the files leaves room for every
      * record's rounding.  A file that grew since is malloc'd beyond it. */
     if (regular && bytes > 0 && bytes < SIZE_MAX / 4)
-        (void)part_pool_open(&w->s->pool, (size_t)(bytes / 4 * 3 + 64));
-    w->one_reader = !regular;
+        (void)part_pool_open(&s->pool, (size_t)(bytes / 4 * 3 + 64));
+    s->one_reader = !regular;
     /* two threads read regular files; one reads the others, in order */
-    helped = threads > 1 && regular && thread_start(&helper, record_worker, w) == 0;
-    record_worker(w);
+    helped = threads > 1 && regular && thread_start(&helper, record_worker, s) == 0;
+    record_worker(s);
     if (helped)
         pthread_join(helper, NULL);
-    w->s->files = w->nfiles;
-    bad = atomic_load(&w->first_bad);
-    for (size_t i = 0; i <= bad && i < w->nfiles; i++) {
-        if (w->files[i].err != 0) {
-            report_error(w->files[i].name, w->files[i].err, NULL);
+    bad = atomic_load(&s->first_bad);
+    for (size_t i = 0; i <= bad && i < n; i++) {
+        if (s->files[i].err != 0) {
+            report_error(s->files[i].name, s->files[i].err, NULL);
             return 0;
         }
-        if (!w->files[i].parsed)
-            return message_fail("%s", w->files[i].why);
-        w->s->n += w->s->counts[i];
+        if (!s->files[i].parsed)
+            return message_fail("%s", s->files[i].why);
+        s->n += s->files[i].n;
     }
-    return 1;
-}
-
-static int read_records(OSSL_LIB_CTX *lib, char **files, unsigned threads, record_set *s)
-{
-    record_work w = {lib, s, NULL, 0, 0, 0, 0};
-    size_t at = 0;
-    int ok;
-
-    memset(s, 0, sizeof *s);
-    while (files[w.nfiles] != NULL)
-        w.nfiles++;
-    atomic_store(&w.first_bad, w.nfiles);
-    s->per_file = calloc(w.nfiles, sizeof *s->per_file);
-    s->counts = calloc(w.nfiles, sizeof *s->counts);
-    w.files = calloc(w.nfiles, sizeof *w.files);
-    if (s->per_file == NULL || s->counts == NULL || w.files == NULL) {
-        free(w.files);
-        return message_fail("out of memory");
-    }
-    for (size_t i = 0; i < w.nfiles; i++)
-        w.files[i].name = files[i];
-    ok = read_all_files(&w, threads);
-    free(w.files);
-    if (!ok)
-        return 0;
     if ((s->all = malloc(s->n * sizeof *s->all)) == NULL)
         return message_fail("out of memory");
-    for (size_t i = 0; i < s->files; i++)
-        for (size_t j = 0; j < s->counts[i]; j++)
-            s->all[at++] = &s->per_file[i][j];
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < s->files[i].n; j++)
+            s->all[at++] = &s->files[i].recs[j];
     return 1;
 }
 
@@ -948,17 +830,6 @@ static const part_family *records_family(const options *o, OSSL_LIB_CTX *lib, re
     return f;
 }
 
-/* Whether the provider refused the CVs as not making the tree, rather than
- * failing for want of memory or of an algorithm. */
-static int tree_refused(void)
-{
-    unsigned long e = ERR_peek_last_error();
-    const char *lib = ERR_lib_error_string(e);
-
-    return e != 0 && ERR_GET_REASON(e) == KSUMPROV_R_PART && lib != NULL &&
-           strcmp(lib, KSUMPROV_NAME) == 0;
-}
-
 /* What a failed final node says: the parts' fault only when the provider
  * says so (ksum's own allocations, and 3.0's CRYPTO_malloc, queue
  * nothing). */
@@ -966,15 +837,11 @@ static int final_node_failed(const part_record *head)
 {
     char why[512];
 
-    int refused = tree_refused();
-
-    if (part_out_of_memory()) {
-        ERR_clear_error();
-        return message_fail("%s: out of memory", head->name);
+    if (!part_provider_said(ERR_peek_last_error(), KSUMPROV_R_PART) || part_out_of_memory()) {
+        part_failure(why, sizeof why, "cannot combine the parts");
+        return message_fail("%s: %s", head->name, why);
     }
     openssl_reason(why, sizeof why);   /* empties the queue */
-    if (!refused)
-        return message_fail("%s: cannot combine the parts: %s", head->name, why);
     return message_fail("%s: the parts' chaining values do not make the tree of a %" PRIu64
                         "-byte object (a part holds too few or too many): %s",
                         head->name, head->length, why);
@@ -983,14 +850,20 @@ static int final_node_failed(const part_record *head)
 /* The final node (the family's -FINAL algorithm): the object's length and
  * the customization string, the head's bytes, then every record's CVs in
  * chunk order.  Absorbing them is one sponge, a few milliseconds a
- * gigabyte, so it waits for every record to be read and checked. */
-static EVP_MD_CTX *start_node(OSSL_LIB_CTX *lib, const record_set *s, const part_family *f,
-                              const part_record *head, const char *custom)
+ * gigabyte, so it waits for every record to be read and checked.  A long
+ * output is squeezed from it as it is printed (KSUM_PARAM_SQUEEZE); a
+ * shorter one is made here, into *sum.  NULL (said) on failure. */
+static EVP_MD_CTX *final_node(OSSL_LIB_CTX *lib, const record_set *s, const part_family *f,
+                              const part_record *head, const hasher *h, const char *custom,
+                              uint8_t **sum)
 {
     uint64_t length = head->length;
+    size_t size = h->size;
     OSSL_PARAM p[] = {OSSL_PARAM_construct_octet_string(KSUM_PARAM_CUSTOM, (void *)custom,
                                                         strlen(custom)),
                       OSSL_PARAM_construct_uint64(KSUM_PARAM_MESSAGE_LENGTH, &length),
+                      OSSL_PARAM_END};
+    OSSL_PARAM q[] = {OSSL_PARAM_construct_size_t(OSSL_DIGEST_PARAM_XOFLEN, &size),
                       OSSL_PARAM_END};
     EVP_MD *md = EVP_MD_fetch(lib, f->final, PROPS);
     EVP_MD_CTX *ctx = md != NULL ? EVP_MD_CTX_new() : NULL;
@@ -1001,28 +874,15 @@ static EVP_MD_CTX *start_node(OSSL_LIB_CTX *lib, const record_set *s, const part
         if (s->all[i]->begin < s->all[i]->end)   /* an empty share holds nothing */
             ok = EVP_DigestUpdate(ctx, s->all[i]->cvs, s->all[i]->count * s->all[i]->cv_len);
     EVP_MD_free(md);
+    ok = ok && EVP_MD_CTX_set_params(ctx, q);
+    if (ok && !hasher_streams(h))
+        ok = (*sum = malloc(h->size)) != NULL && EVP_DigestFinalXOF(ctx, *sum, h->size);
     if (!ok) {
         EVP_MD_CTX_free(ctx);
+        final_node_failed(head);
         return NULL;
     }
     return ctx;
-}
-
-/* A long output is squeezed as it is printed (KSUM_PARAM_SQUEEZE); a
- * shorter one is made here, into *sum. */
-static int final_node(OSSL_LIB_CTX *lib, const record_set *s, const part_family *f,
-                      const part_record *head, const hasher *h, const char *custom,
-                      EVP_MD_CTX **ctx, uint8_t **sum)
-{
-    size_t size = h->size;
-    OSSL_PARAM p[] = {OSSL_PARAM_construct_size_t(OSSL_DIGEST_PARAM_XOFLEN, &size),
-                      OSSL_PARAM_END};
-    int fed = (*ctx = start_node(lib, s, f, head, custom)) != NULL &&
-              EVP_MD_CTX_set_params(*ctx, p);
-
-    if (fed && !hasher_streams(h))
-        fed = (*sum = malloc(h->size)) != NULL && EVP_DigestFinalXOF(*ctx, *sum, h->size);
-    return fed || final_node_failed(head);
 }
 
 /* The sum line: sum, or squeezed from the final node in ctx when sum is
@@ -1075,9 +935,8 @@ static int combine(options *o, OSSL_LIB_CTX *lib, resolved *r)
     if (!hasher_open(&h, lib, o->evp->alg, o))
         goto done;
     opened = 1;
-    if (!final_node(lib, &s, f, head, &h, custom_of(o), &ctx, &sum))
-        goto done;
-    ok = print_combined(o, &h, ctx, head, sum);
+    ctx = final_node(lib, &s, f, head, &h, custom_of(o), &sum);
+    ok = ctx != NULL && print_combined(o, &h, ctx, head, sum);
 done:
     free(sum);
     EVP_MD_CTX_free(ctx);
@@ -1091,14 +950,15 @@ done:
 
 int parts_main(options *o, OSSL_LIB_CTX *lib, resolved *r)
 {
-    const part_family *f;
+    part_job j = {.lib = lib, .share = o->part_share, .range = o->part_range,
+                  .custom = custom_of(o), .threads = o->threads, .src.name = o->files[0]};
 
     /* options_judge saw to one way, one FILE and no --check */
     if (o->combine)
         return combine(o, lib, r);
     if (!options_resolve(o, lib, r))
         return 0;
-    if (!one_family(r->nalgs, r->alg->name, o->part_share ? "--part" : "--part-range", &f))
+    if (!one_family(r->nalgs, r->alg->name, o->part_share ? "--part" : "--part-range", &j.f))
         return 0;
-    return write_part(o, lib, f);
+    return write_part(&j);
 }

@@ -10,6 +10,7 @@
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/err.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,8 +36,6 @@ const part_family *part_family_of(const char *name)
     return NULL;
 }
 
-
-
 /* The digests of a record (of C, of the first and last chunks, of the
  * record itself): KT128 with a 32-byte output, through EVP.  KT128 and not
  * SHA3-256: combining checks every record, a 256th of the object, and
@@ -58,29 +57,30 @@ int part_check_begin(OSSL_LIB_CTX *lib, EVP_MD_CTX *ctx)
     return ok;
 }
 
-int part_check_end(EVP_MD_CTX *ctx, uint8_t out[PART_DIGEST])
-{
-    return EVP_DigestFinalXOF(ctx, out, PART_DIGEST);
-}
-
 int part_digest(OSSL_LIB_CTX *lib, const void *in, size_t len, uint8_t out[PART_DIGEST])
 {
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
     int ok = ctx != NULL && part_check_begin(lib, ctx) && EVP_DigestUpdate(ctx, in, len) &&
-             part_check_end(ctx, out);
+             EVP_DigestFinalXOF(ctx, out, PART_DIGEST);
 
     EVP_MD_CTX_free(ctx);
     return ok;
 }
 
+int part_provider_said(unsigned long e, int reason)
+{
+    const char *lib = ERR_lib_error_string(e);
+
+    return e != 0 && ERR_GET_REASON(e) == reason && lib != NULL &&
+           strcmp(lib, KSUMPROV_NAME) == 0;
+}
+
 int part_out_of_memory(void)
 {
     unsigned long e = ERR_peek_error();
-    const char *lib = ERR_lib_error_string(e);
 
     return e == 0 || ERR_GET_REASON(e) == ERR_R_MALLOC_FAILURE ||
-           (ERR_GET_REASON(e) == KSUMPROV_R_ALLOC && lib != NULL &&
-            strcmp(lib, KSUMPROV_NAME) == 0);
+           part_provider_said(e, KSUMPROV_R_ALLOC);
 }
 
 void part_failure(char *why, size_t size, const char *what)
@@ -105,7 +105,26 @@ typedef struct cursor {
     const char *line;       /* the current line, without its '\n' */
     size_t len;
     size_t lineno;
+    char *why;              /* why the record is refused */
+    size_t why_size;
 } cursor;
+
+/* The reason the record is refused, into c->why; returns 0. */
+__attribute__((format(printf, 2, 3))) static int refuse(cursor *c, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(c->why, c->why_size, fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
+/* "line N: what", or "line N: out of memory" when got < 0; returns 0. */
+static int bad_line(cursor *c, int got, const char *what)
+{
+    return refuse(c, "line %zu: %s", c->lineno, got < 0 ? "out of memory" : what);
+}
 
 /* The next line; 0 at the end of the text or on a line without '\n'
  * (a truncated record). */
@@ -166,47 +185,13 @@ static int parse_digest(const char *s, size_t n, uint8_t out[PART_DIGEST])
     return hex_decode(s, n, out, &len) && len == PART_DIGEST;
 }
 
-/* Two decimal numbers, or "- -" when dash_ok. */
-static int parse_two(const char *s, size_t n, uint64_t *a, uint64_t *b, int dash_ok)
+/* Two decimal numbers. */
+static int parse_two(const char *s, size_t n, uint64_t *a, uint64_t *b)
 {
     const char *sp = memchr(s, ' ', n);
 
-    if (dash_ok && n == 3 && memcmp(s, "- -", 3) == 0) {
-        *a = *b = 0;
-        return 1;
-    }
     return sp != NULL && parse_u64(s, (size_t)(sp - s), a) &&
            parse_u64(sp + 1, n - (size_t)(sp - s) - 1, b);
-}
-
-/* Appends the base64 of s[0..n) to *buf (grown as needed); exactly want
- * bytes when want != 0, at most max otherwise.  1; 0 for bad text; -1 when
- * out of memory. */
-static int append_base64(const char *s, size_t n, uint8_t **buf, size_t *len,
-                         size_t *cap, size_t want, size_t max)
-{
-    uint8_t piece[BASE64_LENGTH(PART_HEAD_LINE > PART_MAX_CV ? PART_HEAD_LINE : PART_MAX_CV)];
-    size_t got;
-
-    if (n > sizeof piece || n == 0)
-        return 0;
-    memcpy(piece, s, n);
-    if (!base64_decode((const char *)piece, n, piece, &got) ||
-        (want != 0 && got != want) || got > max || got == 0)
-        return 0;
-    if (*len + got > *cap) {
-        size_t ncap = *cap ? *cap * 2 : 4096;
-        uint8_t *p;
-        while (ncap < *len + got)
-            ncap *= 2;
-        if ((p = realloc(*buf, ncap)) == NULL)
-            return -1;
-        *buf = p;
-        *cap = ncap;
-    }
-    memcpy(*buf + *len, piece, got);
-    *len += got;
-    return 1;
 }
 
 static void record_free(part_record *r)
@@ -225,19 +210,15 @@ void part_records_free(part_record *recs, size_t n)
     free(recs);
 }
 
-/* The next line must be "key VALUE" with cond true of v and vl; else a
- * reason into why and the function returns 0. */
+/* The next line must be "key VALUE" with cond true of v and vl; else the
+ * record is refused. */
 #define WANT(key, cond, what)                                                  \
     do {                                                                       \
-        if (!next_line(c)) {                                                   \
-            snprintf(why, why_size, "truncated: it ends before its '%s' line "  \
-                     "(and its check)", key);                                  \
-            return 0;                                                          \
-        }                                                                      \
-        if (!keyed(c, key, &v, &vl) || !(cond)) {                              \
-            snprintf(why, why_size, "line %zu: %s", c->lineno, what);         \
-            return 0;                                                          \
-        }                                                                      \
+        if (!next_line(c))                                                     \
+            return refuse(c, "truncated: it ends before its '%s' line "        \
+                          "(and its check)", key);                             \
+        if (!keyed(c, key, &v, &vl) || !(cond))                                \
+            return bad_line(c, 0, what);                                       \
     } while (0)
 
 /* The file name, base64 in v[0..vl), into r->name (which record_free
@@ -255,26 +236,20 @@ static int parse_name(const char *v, size_t vl, part_record *r)
 }
 
 /* The lines from the first (read) to "chunks". */
-static int parse_header(cursor *c, part_record *r, char *why, size_t why_size)
+static int parse_header(cursor *c, part_record *r)
 {
     const char *v;
     size_t vl;
-    uint64_t chunks;
     const part_family *f;
 
-    if (c->len != strlen(PART_MAGIC) || memcmp(c->line, PART_MAGIC, c->len) != 0) {
-        snprintf(why, why_size, "line %zu: not a part record of this version "
-                 "(it must start with '%s')", c->lineno, PART_MAGIC);
-        return 0;
-    }
+    if (c->len != strlen(PART_MAGIC) || memcmp(c->line, PART_MAGIC, c->len) != 0)
+        return refuse(c, "line %zu: not a part record of this version (it must start with "
+                      "'%s')", c->lineno, PART_MAGIC);
     WANT("algorithm", vl < sizeof r->algorithm, "no algorithm that ksum hashes in parts");
     memcpy(r->algorithm, v, vl);
     r->algorithm[vl] = '\0';
-    if ((f = part_family_of(r->algorithm)) == NULL) {
-        snprintf(why, why_size, "line %zu: no algorithm that ksum hashes in parts",
-                 c->lineno);
-        return 0;
-    }
+    if ((f = part_family_of(r->algorithm)) == NULL)
+        return bad_line(c, 0, "no algorithm that ksum hashes in parts");
     r->cv_len = f->cv_len;
     WANT("customization", parse_digest(v, vl, r->custom), "a bad customization digest");
     WANT("object", parse_u64(v, vl, &r->length) && r->length < ((uint64_t)1 << 62),
@@ -282,17 +257,15 @@ static int parse_header(cursor *c, part_record *r, char *why, size_t why_size)
     WANT("first", parse_digest(v, vl, r->first), "a bad first-chunk digest");
     WANT("last", parse_digest(v, vl, r->last), "a bad last-chunk digest");
     WANT("name", 1, "no name line");
-    if (!parse_name(v, vl, r)) {
-        snprintf(why, why_size, "line %zu: %s", c->lineno,
-                 r->name == NULL ? "out of memory" : "a bad name");
-        return 0;
-    }
-    WANT("share", parse_two(v, vl, &r->share, &r->shares, 1) &&
-                      (r->shares == 0 || (r->share >= 1 && r->share <= r->shares)),
+    if (!parse_name(v, vl, r))
+        return bad_line(c, r->name == NULL ? -1 : 0, "a bad name");
+    /* "- -" for --part-range: 0 0 */
+    WANT("share", (vl == 3 && memcmp(v, "- -", 3) == 0) ||
+                      (parse_two(v, vl, &r->share, &r->shares) &&
+                       (r->shares == 0 || (r->share >= 1 && r->share <= r->shares))),
          "a bad share (K N, or - -)");
-    chunks = part_chunks(r->length);
-    WANT("chunks", parse_two(v, vl, &r->begin, &r->end, 0) && r->begin <= r->end &&
-                       r->end <= chunks,
+    WANT("chunks", parse_two(v, vl, &r->begin, &r->end) && r->begin <= r->end &&
+                       r->end <= part_chunks(r->length),
          "a bad chunk range for the object's length");
     return 1;
 }
@@ -329,67 +302,57 @@ static uint8_t *cv_alloc(part_pool *pool, part_record *r, size_t n)
     return malloc(n);
 }
 
-/* Room for the CVs the record says it has, as far as its text can hold
- * them (a forged range must not allocate terabytes): one allocation where
- * doubling copied megabytes. */
-static size_t cv_room(const cursor *c, part_record *r)
+/* A head line: 1 to PART_HEAD_LINE bytes of the first chunk, appended to
+ * r->head (PART_CHUNK bytes in all at most).  1; 0 for a bad line; -1 when
+ * out of memory. */
+static int head_line(part_record *r, const char *v, size_t vl)
 {
-    size_t line = 4 + BASE64_LENGTH(r->cv_len);   /* "cv " and '\n' */
-    uint64_t said = r->end - r->begin;
-    uint64_t fits = (uint64_t)(c->end - c->p) / line;
-    size_t room = (size_t)(said < fits ? said : fits) * r->cv_len;
-    uint8_t *p;
+    size_t got;
 
-    if (!r->pooled)
-        free(r->cvs);
-    r->cvs = NULL;
-    if ((p = cv_alloc(c->pool, r, room)) == NULL)
+    if (vl > BASE64_LENGTH(PART_HEAD_LINE))
         return 0;
-    r->cvs = p;
-    return room;
+    /* room for a whole line past the chunk: decoded before it is judged */
+    if (r->head == NULL && (r->head = malloc(PART_CHUNK + PART_HEAD_LINE)) == NULL)
+        return -1;
+    return base64_decode(v, vl, r->head + r->head_len, &got) &&
+           (r->head_len += got) <= PART_CHUNK;
 }
 
-/* A pooled r->cvs copied out to malloc'd memory of cap bytes (which
- * append_base64 may then grow), when a record has more cv lines than its
- * range (the last one's customization chunks). */
-static int cv_unpool(part_record *r, size_t bytes, size_t cap)
+/* The run of cv lines from the cursor's line on, each exactly "cv ", the
+ * base64 of cv_len bytes and '\n': found without a search for their ends
+ * (a gigabyte has 131,072 of them), counted first so that their room is
+ * taken once, at its size (a forged range cannot allocate more than the
+ * text holds), then decoded straight into r->cvs.  1 and the cursor at
+ * the last; 0 and the cursor at a bad one (any "cv" line after the run
+ * is bad too); -1 when out of memory. */
+static int cv_lines(cursor *c, part_record *r)
 {
-    uint8_t *p;
-
-    if (!r->pooled)
-        return 1;
-    if ((p = malloc(cap ? cap : 1)) == NULL)
-        return 0;
-    memcpy(p, r->cvs, bytes);
-    r->cvs = p;
-    r->pooled = 0;
-    return 1;
-}
-
-/* The run of well-formed "cv" lines at the cursor, decoded straight into
- * r->cvs: a line of exactly "cv ", the base64 of cv_len bytes and '\n' is
- * found without a search for its end (a gigabyte has 131,072 of them).
- * Any other line is left to parse_body's general loop, which reads it as
- * it reads every line, and reports it if it is bad. */
-static void take_cv_lines(cursor *c, part_record *r, size_t cv_cap)
-{
-    size_t text = BASE64_LENGTH(r->cv_len), line = 3 + text + 1, got;
+    size_t text = BASE64_LENGTH(r->cv_len), line = 3 + text + 1, n = 0, got;
+    /* a line that ends in the padding of cv_len bytes decodes to no more
+     * than cv_len */
     size_t pad = (3 - r->cv_len % 3) % 3;
+    const char *p = c->line;
 
-    /* decoded where it belongs: a line that ends in the padding of cv_len
-     * bytes decodes to no more than cv_len, and a bad line leaves only
-     * bytes past r->count */
-    while ((size_t)(c->end - c->p) >= line && memcmp(c->p, "cv ", 3) == 0 &&
-           c->p[line - 1] == '\n' && memcmp(c->p + line - 1 - pad, "==", pad) == 0 &&
-           (r->count + 1) * r->cv_len <= cv_cap &&
-           base64_decode(c->p + 3, text, r->cvs + r->count * r->cv_len, &got) &&
-           got == r->cv_len) {
-        r->count++;
-        c->line = c->p;
-        c->len = line - 1;
-        c->p += line;
-        c->lineno++;
+    while ((size_t)(c->end - p) >= line && memcmp(p, "cv ", 3) == 0 && p[line - 1] == '\n' &&
+           memcmp(p + line - 1 - pad, "==", pad) == 0) {
+        p += line;
+        n++;
     }
+    if (n == 0)
+        return 0;
+    if ((r->cvs = cv_alloc(c->pool, r, n * r->cv_len)) == NULL)
+        return -1;
+    for (p = c->line;; p += line, c->lineno++) {
+        if (!base64_decode(p + 3, text, r->cvs + r->count * r->cv_len, &got) ||
+            got != r->cv_len)
+            return 0;
+        if (++r->count == n)
+            break;
+    }
+    c->line = p;
+    c->len = line - 1;
+    c->p = p + line;
+    return 1;
 }
 
 /* A record holds the CVs of its range's chunks (chunk 0 has none: its
@@ -398,100 +361,65 @@ static void take_cv_lines(cursor *c, part_record *r, size_t cv_cap)
  * empty share's CVs would be skipped, not absorbed).  CVs moved from one
  * record to the next leave both checks good and the order whole, but are
  * not what ksum wrote. */
-static int cvs_fit_range(const part_record *r, char *why, size_t why_size)
+static int cvs_fit_range(cursor *c, const part_record *r)
 {
-    uint64_t own = part_range_cvs(r);
+    uint64_t own = r->end - r->begin - (r->begin == 0 && r->end > 0);
     int ends = r->end == part_chunks(r->length) && r->begin < r->end;
 
-    if (r->count < own || (!ends && r->count > own)) {
-        snprintf(why, why_size,
-                 "%zu cv lines where chunks %" PRIu64 " to %" PRIu64 " of the object need %"
-                 PRIu64 "%s", r->count, r->begin, r->end, own, ends ? " or more" : "");
-        return 0;
-    }
+    if (r->count < own || (!ends && r->count > own))
+        return refuse(c, "%zu cv lines where chunks %" PRIu64 " to %" PRIu64 " of the object "
+                      "need %" PRIu64 "%s", r->count, r->begin, r->end, own,
+                      ends ? " or more" : "");
     return 1;
 }
 
-/* The head lines (the record of chunk 0), the cv lines, then the count;
- * *head_n gets how many head lines. */
-static int parse_body(cursor *c, part_record *r, size_t *head_n, char *why,
-                      size_t why_size)
+/* The head lines (the record of chunk 0), the cv lines, then the count. */
+static int parse_body(cursor *c, part_record *r)
 {
     const char *v;
-    size_t vl, head_cap = 0, cv_cap = cv_room(c, r);
+    size_t vl;
     uint64_t cvs_said;
+    int more, got;
 
-    for (;;) {
-        take_cv_lines(c, r, cv_cap);
-        if (!next_line(c)) {
-            snprintf(why, why_size, "truncated: it ends before its 'cvs' line (and its check)");
-            return 0;
-        }
-        if (keyed(c, "head", &v, &vl)) {
-            int got = r->count > 0 ? 0
-                      : append_base64(v, vl, &r->head, &r->head_len, &head_cap, 0,
-                                      PART_HEAD_LINE);
-            if (got <= 0 || r->head_len > PART_CHUNK) {
-                snprintf(why, why_size, "line %zu: %s", c->lineno,
-                         got < 0 ? "out of memory" : "a bad head line");
-                return 0;
-            }
-            (*head_n)++;
-            continue;
-        }
-        if (keyed(c, "cv", &v, &vl)) {
-            size_t bytes = r->count * r->cv_len;
-            int got = !cv_unpool(r, bytes, cv_cap)
-                          ? -1
-                          : append_base64(v, vl, &r->cvs, &bytes, &cv_cap, r->cv_len, r->cv_len);
-            if (got <= 0) {
-                snprintf(why, why_size, "line %zu: %s", c->lineno,
-                         got < 0 ? "out of memory" : "a bad cv line");
-                return 0;
-            }
-            r->count++;
-            continue;
-        }
-        break;
+    for (more = next_line(c); more && keyed(c, "head", &v, &vl); more = next_line(c))
+        if ((got = head_line(r, v, vl)) <= 0)
+            return bad_line(c, got, "a bad head line");
+    if (more && keyed(c, "cv", &v, &vl)) {
+        if ((got = cv_lines(c, r)) <= 0)
+            return bad_line(c, got, "a bad cv line");
+        more = next_line(c);
     }
-    if (!keyed(c, "cvs", &v, &vl) || !parse_u64(v, vl, &cvs_said)) {
-        snprintf(why, why_size, "line %zu: a bad line where 'cvs COUNT' belongs", c->lineno);
-        return 0;
-    }
-    if (cvs_said != r->count) {
-        snprintf(why, why_size, "truncated or corrupted: %zu cv lines, 'cvs' says %" PRIu64,
-                 r->count, cvs_said);
-        return 0;
-    }
-    return cvs_fit_range(r, why, why_size);
+    if (!more)
+        return refuse(c, "truncated: it ends before its 'cvs' line (and its check)");
+    /* past the cv lines, neither a head line nor a cv line is good */
+    if (keyed(c, "head", &v, &vl) || keyed(c, "cv", &v, &vl))
+        return bad_line(c, 0, c->line[0] == 'h' ? "a bad head line" : "a bad cv line");
+    if (!keyed(c, "cvs", &v, &vl) || !parse_u64(v, vl, &cvs_said))
+        return bad_line(c, 0, "a bad line where 'cvs COUNT' belongs");
+    if (cvs_said != r->count)
+        return refuse(c, "truncated or corrupted: %zu cv lines, 'cvs' says %" PRIu64,
+                      r->count, cvs_said);
+    return cvs_fit_range(c, r);
 }
 
 /* The "check" line: the digest of the record's lines from start to the
  * cursor (just past "cvs"). */
-static int parse_check(OSSL_LIB_CTX *lib, cursor *c, const char *start, char *why,
-                       size_t why_size)
+static int parse_check(OSSL_LIB_CTX *lib, cursor *c, const char *start)
 {
     size_t hashed = (size_t)(c->p - start), vl;
     const char *v;
     uint8_t want[PART_DIGEST], got[PART_DIGEST];
 
-    if (!next_line(c)) {
-        snprintf(why, why_size, "truncated: no 'check' line");
-        return 0;
-    }
-    if (!keyed(c, "check", &v, &vl) || !parse_digest(v, vl, want)) {
-        snprintf(why, why_size, "line %zu: a bad line where 'check DIGEST' belongs",
-                 c->lineno);
-        return 0;
-    }
+    if (!next_line(c))
+        return refuse(c, "truncated: no 'check' line");
+    if (!keyed(c, "check", &v, &vl) || !parse_digest(v, vl, want))
+        return bad_line(c, 0, "a bad line where 'check DIGEST' belongs");
     if (!part_digest(lib, start, hashed, got)) {
-        part_failure(why, why_size, "cannot compute its check");
+        part_failure(c->why, c->why_size, "cannot compute its check");
         return 0;
     }
-    if (CRYPTO_memcmp(want, got, PART_DIGEST) != 0) {
-        snprintf(why, why_size, "corrupted: its contents do not match its check");
-        return 0;
-    }
+    if (CRYPTO_memcmp(want, got, PART_DIGEST) != 0)
+        return refuse(c, "corrupted: its contents do not match its check");
     return 1;
 }
 
@@ -499,43 +427,33 @@ static int parse_check(OSSL_LIB_CTX *lib, cursor *c, const char *start, char *wh
  * it is the chunk its "first" line names: the head is what the final node
  * absorbs, the "first" digest what the records are compared by, and a
  * record whose two disagree would give the digest of another object. */
-static int head_fits(OSSL_LIB_CTX *lib, const part_record *r, size_t head_n, char *why,
-                     size_t why_size)
+static int head_fits(OSSL_LIB_CTX *lib, cursor *c, const part_record *r)
 {
     uint64_t first_len = r->length < PART_CHUNK ? r->length : PART_CHUNK;
     int has0 = r->begin == 0 && r->end > 0;
     uint8_t d[PART_DIGEST];
 
-    if ((has0 && r->head_len != first_len) || (!has0 && head_n > 0)) {
-        snprintf(why, why_size, "the head (the first chunk) is %s",
-                 has0 ? "incomplete" : "in a part that does not start the object");
-        return 0;
-    }
+    if ((has0 && r->head_len != first_len) || (!has0 && r->head != NULL))
+        return refuse(c, "the head (the first chunk) is %s",
+                      has0 ? "incomplete" : "in a part that does not start the object");
     if (!has0)
         return 1;
     if (!part_digest(lib, r->head, r->head_len, d)) {
-        part_failure(why, why_size, "cannot compute the digest of its head");
+        part_failure(c->why, c->why_size, "cannot compute the digest of its head");
         return 0;
     }
-    if (CRYPTO_memcmp(d, r->first, PART_DIGEST) != 0) {
-        snprintf(why, why_size, "its head (the first chunk) is not the chunk its 'first' "
-                 "line names");
-        return 0;
-    }
+    if (CRYPTO_memcmp(d, r->first, PART_DIGEST) != 0)
+        return refuse(c, "its head (the first chunk) is not the chunk its 'first' line names");
     return 1;
 }
 
-/* One record from the cursor, which is at its first line (read).  On
- * failure a reason into why. */
-static int parse_record(OSSL_LIB_CTX *lib, cursor *c, part_record *r, char *why,
-                        size_t why_size)
+/* One record from the cursor, which is at its first line (read). */
+static int parse_record(OSSL_LIB_CTX *lib, cursor *c, part_record *r)
 {
     const char *start = c->line;
-    size_t head_n = 0;
 
-    return parse_header(c, r, why, why_size) && parse_body(c, r, &head_n, why, why_size) &&
-           parse_check(lib, c, start, why, why_size) &&
-           head_fits(lib, r, head_n, why, why_size);
+    return parse_header(c, r) && parse_body(c, r) && parse_check(lib, c, start) &&
+           head_fits(lib, c, r);
 }
 
 /* ---- how far a reader may go ---- */
@@ -563,12 +481,12 @@ void part_scan_init(part_scan *s, const char *file)
 static int scan_header(part_scan *s, const char *text, char *why, size_t why_size)
 {
     cursor c = {.p = text + s->start, .end = text + s->at,
-                .lineno = s->lineno - HEADER_LINES};
+                .lineno = s->lineno - HEADER_LINES, .why = why, .why_size = why_size};
     part_record r;
     int ok;
 
     memset(&r, 0, sizeof r);
-    ok = next_line(&c) && parse_header(&c, &r, why, why_size);
+    ok = next_line(&c) && parse_header(&c, &r);
     if (ok) {
         /* head lines, a cv line for each chunk and the customization's,
          * "cvs" and "check" */
@@ -582,15 +500,21 @@ static int scan_header(part_scan *s, const char *text, char *why, size_t why_siz
             s->parts = r.shares != 0 ? r.shares : s->chunks;
         }
         /* twice the parts and a few, as for the cv lines */
-        if (s->records >= 2 * s->parts + 16) {
-            snprintf(why, why_size, "line %zu: more than twice as many records in the file as "
-                     "the split of its first record has parts (%" PRIu64 "): a part given "
-                     "twice or more, or of another object or split", c.lineno, s->parts);
-            ok = 0;
-        }
+        if (s->records >= 2 * s->parts + 16)
+            ok = refuse(&c, "line %zu: more than twice as many records in the file as the "
+                        "split of its first record has parts (%" PRIu64 "): a part given "
+                        "twice or more, or of another object or split", c.lineno, s->parts);
     }
     free(r.name);
     return ok;
+}
+
+/* A record past what its range allows: -1 with why. */
+static int over_limit(const part_scan *s, char *why, size_t why_size)
+{
+    snprintf(why, why_size, "line %zu: more than a record of chunks %" PRIu64 " to %" PRIu64
+             " can hold", s->lineno, s->range_begin, s->range_end);
+    return -1;
 }
 
 /* The line at s->at, of avail bytes at most, judged; 1 and s->at past it,
@@ -631,11 +555,8 @@ static int scan_line(part_scan *s, const char *text, size_t avail, char *why,
     s->lineno++;
     if (++s->line == HEADER_LINES && !scan_header(s, text, why, why_size))
         return -1;
-    if (s->line > HEADER_LINES && (uint64_t)s->at > s->limit) {
-        snprintf(why, why_size, "line %zu: more than a record of chunks %" PRIu64 " to %"
-                 PRIu64 " can hold", s->lineno, s->range_begin, s->range_end);
-        return -1;
-    }
+    if (s->line > HEADER_LINES && (uint64_t)s->at > s->limit)
+        return over_limit(s, why, why_size);
     if (s->line > HEADER_LINES && nl - p > 3 && memcmp(p, "cv ", 3) == 0)
         s->cvs++;
     if (s->line > HEADER_LINES && nl - p > 6 && memcmp(p, "check ", 6) == 0) {
@@ -691,9 +612,7 @@ int part_scan_more(part_scan *s, const char *text, size_t len, size_t *room, cha
         if (!scan_cvs_fit(s, reason, sizeof reason)) {
             got = -1;
         } else if ((uint64_t)s->at > s->limit && s->line > HEADER_LINES) {
-            snprintf(reason, sizeof reason, "line %zu: more than a record of chunks %" PRIu64
-                     " to %" PRIu64 " can hold", s->lineno, s->range_begin, s->range_end);
-            got = -1;
+            got = over_limit(s, reason, sizeof reason);
         } else if (s->at < len &&
                    (got = scan_line(s, text, len - s->at, reason, sizeof reason)) == 0) {
             break;
@@ -716,14 +635,15 @@ int part_records_parse(OSSL_LIB_CTX *lib, const char *file, const char *text,
                        part_record **recs, size_t *n, char *why,
                        size_t why_size)
 {
-    cursor c = {.pool = pool, .p = text, .end = text + len};
+    char reason[256];
+    cursor c = {.pool = pool, .p = text, .end = text + len, .why = reason,
+                .why_size = sizeof reason};
     size_t cap = 0;
 
     *recs = NULL;
     *n = 0;
     while (next_line(&c)) {
         part_record *r;
-        char reason[256];
         if (*n == cap) {
             part_record *p = realloc(*recs, (cap ? 2 * cap : 4) * sizeof *p);
             if (p == NULL) {
@@ -737,7 +657,7 @@ int part_records_parse(OSSL_LIB_CTX *lib, const char *file, const char *text,
         memset(r, 0, sizeof *r);
         r->file = file;
         r->index = *n + 1;
-        if (!parse_record(lib, &c, r, reason, sizeof reason)) {
+        if (!parse_record(lib, &c, r)) {
             snprintf(why, why_size, "%s: part record %zu: %s", file, r->index, reason);
             record_free(r);
             return 0;

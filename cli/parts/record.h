@@ -56,13 +56,6 @@ static inline uint64_t part_chunks(uint64_t length)
     return length == 0 ? 1 : (length + PART_CHUNK - 1) / PART_CHUNK;
 }
 
-/* The CVs of a record's own range: one for each chunk but chunk 0, whose
- * bytes are the head. */
-static inline uint64_t part_range_cvs(const part_record *r)
-{
-    return r->end - r->begin - (r->begin == 0 && r->end > 0);
-}
-
 /* Room for the CVs of many records in one mapping, in huge pages where
  * the system gives them: combining a gigabyte holds 4 MiB of CVs, and a
  * fresh page for each 4 KiB of them was a fifth of its time.  Records
@@ -118,6 +111,8 @@ int part_scan_more(part_scan *s, const char *text, size_t len, size_t *room, cha
                    size_t why_size);
 /* The digest records use: KT128 of in, 32 bytes. */
 int part_digest(OSSL_LIB_CTX *lib, const void *in, size_t len, uint8_t out[PART_DIGEST]);
+/* OpenSSL's error e is the provider's (KSUMPROV_NAME), of that reason. */
+int part_provider_said(unsigned long e, int reason);
 /* Whether the EVP call that just failed ran out of memory: OpenSSL queued
  * nothing (3.0's CRYPTO_malloc queues no error), or OpenSSL or the
  * provider (KSUMPROV_R_ALLOC) said so. */
@@ -125,8 +120,8 @@ int part_out_of_memory(void);
 /* Why an EVP call failed, into why: "out of memory" (part_out_of_memory),
  * else "WHAT: OpenSSL's reason"; empties OpenSSL's queue. */
 void part_failure(char *why, size_t size, const char *what);
-/* The same digest in steps, for a record written line by line. */
+/* The same digest in steps, for a record written line by line: begun
+ * here, ended by EVP_DigestFinalXOF of PART_DIGEST bytes. */
 int part_check_begin(OSSL_LIB_CTX *lib, EVP_MD_CTX *ctx);
-int part_check_end(EVP_MD_CTX *ctx, uint8_t out[PART_DIGEST]);
 
 #endif
