@@ -55,8 +55,8 @@ extern "C" {
 /* Function name N: cSHAKE (any string; upstream OpenSSL allows only the
  * names of SP 800-185's functions).  Before any data. */
 #define KSUM_PARAM_FUNCTION_NAME "function-name"
-/* Block size B in bytes (size_t, at least 1, default 8192): ParallelHash.
- * Before any data.  Not "blocksize", which OpenSSL uses for the rate. */
+/* Block size B in bytes (size_t, at least 1, default 8192): ParallelHash
+ * and its -CV and -FINAL algorithms (below).  Before any data.  Not "blocksize", which OpenSSL uses for the rate. */
 #define KSUM_PARAM_BLOCK_SIZE "block-size"
 /* XOF mode (an int; any value but 0 is XOF, as OpenSSL's KMAC reads it):
  * ParallelHashXOF, TupleHashXOF, KMACXOF.  Until the output is produced. */
@@ -223,6 +223,46 @@ extern "C" {
 #define KSUM_PARAM_OFFSET "offset"                  /* uint64, before data */
 #define KSUM_PARAM_CV_COUNT "cv-count"              /* uint64, get only */
 #define KSUMPROV_PART_MAX_CHUNKS 1024
+
+/* ParallelHash in parts (SP 800-185 section 6), the same way: M is cut
+ * into blocks X_i of B bytes ("block-size", default 8192, the last block
+ * shorter), each gives the CV z_i = cSHAKE(X_i, 2c bits) on its own, and
+ * the digest is one final node over all the z_i in order.
+ *
+ *   "PARALLELHASH128-CV", "PARALLELHASH256-CV" (aliases
+ *   PARALLELHASH-128-CV, PARALLELHASH-256-CV): the input is M from byte
+ *   "offset" on (a multiple of B, default 0) to a multiple of B or to the
+ *   end of M; the output is the CVs of the blocks it covers, in order (32
+ *   bytes each for ParallelHash128, 64 for ParallelHash256).  As for the
+ *   KT -CV algorithms: "message-length" is needed, "cv-count" is read once
+ *   the input is given and exactly cv-count * CV bytes are taken with
+ *   EVP_DigestFinalXOF, at most KSUMPROV_PART_MAX_CHUNKS CVs a context, and
+ *   the same refusals.  No "custom": the CVs do not depend on S.
+ *   "threads" as for ParallelHash.
+ *
+ *   "PARALLELHASH128-FINAL", "PARALLELHASH256-FINAL" (aliases with the
+ *   hyphen): the input is the CVs of all the blocks of M in order
+ *   (ceil(|M| / B) of them; none for an empty M); the output is
+ *   ParallelHash's digest of M, with "block-size", "custom", the output
+ *   length and "xof" as ParallelHash takes them.  A final with fewer or
+ *   more CV bytes is refused.
+ *
+ * The XOF variants (ParallelHashXOF) are "xof" on the final, as on
+ * ParallelHash itself, not names of their own: their CVs are the same,
+ * and only the final node's last field, right_encode(L) or right_encode(0),
+ * differs.  The CV and final contexts need the same "block-size".
+ *
+ * Both families answer two more readable parameters (uint64, get only, any
+ * time after init, from the settings as they are) so that a program can
+ * cut a message into ranges without knowing either tree:
+ *   "cv-span": the bytes of M one CV stands for, which every range's start
+ *   (and every end but M's) is a multiple of: 8192 for KT128, KT256 and
+ *   M14, B for ParallelHash;
+ *   "head-length": how many first bytes of M the -FINAL algorithm takes as
+ *   they are, before the CVs (the -CV algorithms skip them): min(|M|, 8192)
+ *   for KT128, KT256 and M14, 0 for ParallelHash. */
+#define KSUM_PARAM_CV_SPAN "cv-span"                /* uint64, get only */
+#define KSUM_PARAM_HEAD_LENGTH "head-length"        /* uint64, get only */
 /* The reason (ERR_GET_REASON, in the library ERR_lib_error_string names
  * "ksumprov") of an input that does not fit its part of the tree: a range
  * that is not chunk-aligned, or a final node given too few or too many

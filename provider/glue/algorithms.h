@@ -73,7 +73,15 @@ enum {
     X(kt256_final, "KT256-FINAL", "KT256 from the first chunk and chaining values", D, \
       ONLY_KSUMPROV)                                                                 \
     X(m14_final, "M14-FINAL:MARSUPILAMIFOURTEEN-FINAL",                              \
-      "M14 from the first chunk and chaining values", D, ONLY_KSUMPROV)
+      "M14 from the first chunk and chaining values", D, ONLY_KSUMPROV)            \
+    X(parallelhash128_cv, "PARALLELHASH128-CV:PARALLELHASH-128-CV",                  \
+      "ParallelHash128 chaining values of a range", D, ONLY_KSUMPROV)                \
+    X(parallelhash256_cv, "PARALLELHASH256-CV:PARALLELHASH-256-CV",                  \
+      "ParallelHash256 chaining values of a range", D, ONLY_KSUMPROV)                \
+    X(parallelhash128_final, "PARALLELHASH128-FINAL:PARALLELHASH-128-FINAL",         \
+      "ParallelHash128 from chaining values", D, ONLY_KSUMPROV)                      \
+    X(parallelhash256_final, "PARALLELHASH256-FINAL:PARALLELHASH-256-FINAL",         \
+      "ParallelHash256 from chaining values", D, ONLY_KSUMPROV)
 
 #define KSUM_MACS(X)                                                                   \
     X(kmac128, "KMAC128:KMAC-128:2.16.840.1.101.3.4.2.19", "KMAC128 (SP 800-185)",     \

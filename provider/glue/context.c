@@ -281,8 +281,8 @@ int ksum_ctx_update(ksum_ctx *c, const unsigned char *in, size_t len)
         if (c->alg->mode->takes & MODE_PARTS)
             KSUM_RAISE(c->prov, KSUM_R_PART,
                        "input outside the part: no message-length, an offset "
-                       "that is no chunk start, past the message's end, or "
-                       "more than %d chunks", KSUMPROV_PART_MAX_CHUNKS);
+                       "that is no chunk (block) start, past the message's end, or "
+                       "more than %d chunks (blocks)", KSUMPROV_PART_MAX_CHUNKS);
         else
             KSUM_RAISE(c->prov, KSUM_R_ELEMENT_LENGTH,
                        "more data than the element length announced");
@@ -315,11 +315,11 @@ static int close_input(ksum_ctx *c)
     if (!ops_of(c)->finish(c->state, &p, c->set.outlen, c->set.xof)) {
         if (c->alg->mode->takes & MODE_RANGE)
             KSUM_RAISE(c->prov, KSUM_R_PART,
-                       "the part must end at a chunk boundary or at the "
+                       "the part must end at a chunk (block) boundary or at the "
                        "message's end, and its output be cv-count CVs");
         else if (c->alg->mode->takes & MODE_PARTS)
             KSUM_RAISE(c->prov, KSUM_R_PART,
-                       "the input must be the message's first chunk and "
+                       "the input must be the message's first chunk (K12) and "
                        "then exactly the chaining values of all the others");
         else
             KSUM_RAISE(c->prov, KSUM_R_ELEMENT_LENGTH,
@@ -448,13 +448,25 @@ static int get_cv_count(ksum_ctx *c, OSSL_PARAM params[])
     if (!ops_of(c)->cv_count(c->state, &mp, &n)) {
         KSUM_RAISE(c->prov, KSUM_R_PART,
                    "cv-count of no part: no message-length, or an offset that is "
-                   "no chunk start or past the message's end");
+                   "no chunk (block) start or past the message's end");
     } else if (answered(c, p, OSSL_PARAM_set_uint64(p, n))) {
         return 1;
     }
     if (fresh)
         c->phase = PHASE_FRESH;   /* nothing was absorbed: the settings stay open */
     return 0;
+}
+
+/* The shape of a tree in parts under the settings as they are (the block
+ * size, the message's length), so that a caller can plan its ranges. */
+static int get_part_shape(const ksum_ctx *c, OSSL_PARAM params[])
+{
+    mode_params mp = params_of(&c->set);
+    uint64_t span, head;
+
+    ops_of(c)->part_shape(&mp, &span, &head);
+    return get_uint64(c, params, KSUM_PARAM_CV_SPAN, span) &&
+           get_uint64(c, params, KSUM_PARAM_HEAD_LENGTH, head);
 }
 
 int ksum_ctx_get_params(ksum_ctx *c, OSSL_PARAM params[])
@@ -483,6 +495,8 @@ int ksum_ctx_get_params(ksum_ctx *c, OSSL_PARAM params[])
          !get_uint64(c, params, KSUM_PARAM_BATCH_PREFIX, m->batch_prefix)))
         return 0;
     if (ops_of(c)->cv_count != NULL && !get_cv_count(c, params))
+        return 0;
+    if (ops_of(c)->part_shape != NULL && !get_part_shape(c, params))
         return 0;
     if ((p = OSSL_PARAM_locate(params, KSUM_PARAM_SQUEEZE)) != NULL &&
         !get_squeeze(c, p))

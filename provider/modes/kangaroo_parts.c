@@ -35,6 +35,13 @@ static uint64_t min_u64(uint64_t a, uint64_t b)
     return a < b ? a : b;
 }
 
+/* A CV stands for a chunk; the final node takes S_0's share of M whole. */
+static void part_shape(const mode_params *p, uint64_t *span, uint64_t *head)
+{
+    *span = KANGAROO_CHUNK;
+    *head = min_u64(p->message_len, KANGAROO_CHUNK);
+}
+
 /* ---- the CVs of a range ---- */
 
 typedef struct cv_part {
@@ -171,6 +178,7 @@ static const mode_ops cv_ops = {
     .squeeze = cv_squeeze,
     .attach_workers = cv_attach_workers,
     .cv_count = cv_count,
+    .part_shape = part_shape,
 };
 
 /* ---- the final node from S_0's share of M and the CVs ---- */
@@ -269,6 +277,7 @@ static const mode_ops final_ops = {
     .absorb = final_absorb,
     .finish = final_finish,
     .squeeze = final_squeeze,
+    .part_shape = part_shape,
 };
 
 /* ---- descriptions ---- */

@@ -48,7 +48,7 @@ enum {
     MODE_ELEMENT = 1 << 8,  /* announced element lengths (TupleHash) */
     MODE_TEXT = 1 << 9,     /* S and N are text in OpenSSL's own API */
     MODE_BATCH = 1 << 10,   /* absorbs with other messages (ops->lane) */
-    MODE_PARTS = 1 << 11,   /* a K12 tree in parts: the message's length */
+    MODE_PARTS = 1 << 11,   /* a tree in parts (K12, ParallelHash): |M| */
     MODE_RANGE = 1 << 12,   /* ... and where this part's input starts */
 };
 /* (MODE_PARTS and MODE_RANGE are set before the first byte.) */
@@ -96,6 +96,12 @@ typedef struct mode_ops {
      * through a batch; the rest go to absorb once the lane holds them.
      * NULL: every byte goes into lane(st) unchanged. */
     size_t (*lane_take)(void *st, size_t len);
+    /* MODE_PARTS: the bytes of M one CV stands for (*span: ranges start at
+     * a multiple of it and end at one or at M's end) and how many first
+     * bytes of M the final node takes as they are, before the CVs (*head).
+     * A program can then cut a message in ranges without knowing the tree.
+     * NULL otherwise. */
+    void (*part_shape)(const mode_params *p, uint64_t *span, uint64_t *head);
 } mode_ops;
 
 struct mode_desc {
@@ -124,5 +130,7 @@ extern const mode_desc mode_kt128, mode_kt256, mode_m14;           /* kangaroo.c
 extern const mode_desc mode_tuplehash128, mode_tuplehash256;       /* tuplehash.c */
 extern const mode_desc mode_kt128_cv, mode_kt256_cv, mode_m14_cv,
     mode_kt128_final, mode_kt256_final, mode_m14_final;          /* kangaroo_parts.c */
+extern const mode_desc mode_parallelhash128_cv, mode_parallelhash256_cv,
+    mode_parallelhash128_final, mode_parallelhash256_final;      /* parallelhash.c */
 
 #endif

@@ -154,6 +154,38 @@ def parallelhash(strength):
     return check
 
 
+def parallelhash_cvs(strength, m, b):
+    return [ref.cshake(strength, m[i:i + b], strength // 4) for i in range(0, len(m), b)]
+
+
+def parallelhash_cv(strength):
+    def check(name):
+        # The CVs of ranges that start on a block: to a block boundary, or
+        # to the end of M.
+        for n, b in ((1, 1), (24, 8), (100, 7), (8193, 8192), (3 * 8192 + 5, 8192)):
+            m = data(n)
+            cvs = parallelhash_cvs(strength, m, b)
+            for first in range(len(cvs)):
+                for last in {first + 1, len(cvs)}:
+                    part = m[first * b:min(n, last * b)]
+                    want = b"".join(cvs[first:last])
+                    assert evp("md", name, part, n=len(want), block_size=b,
+                               message_length=n, offset=first * b) == want.hex(), (n, b, first)
+    return check
+
+
+def parallelhash_final(strength):
+    def check(name):
+        for n, b in ((0, 8), (1, 1), (100, 7), (8191, 8192), (3 * 8192 + 5, 8192)):
+            m = data(n)
+            given = b"".join(parallelhash_cvs(strength, m, b))
+            for out, xof, custom in ((32, False, b""), (1, True, b"pd"), (200, False, LONG_CUSTOM)):
+                assert evp("md", name, given, n=out, block_size=b, custom=custom, xof=xof,
+                           message_length=n) == \
+                    ref.parallelhash(strength, m, out, b, custom, xof).hex(), (n, b, out)
+    return check
+
+
 def tuplehash(strength):
     rate = 200 - strength // 4
 
@@ -252,6 +284,9 @@ ORACLES = {
     "M14-CV": kangaroo_cv("M14"),
     "KT128-FINAL": kangaroo_final("KT128"), "KT256-FINAL": kangaroo_final("KT256"),
     "M14-FINAL": kangaroo_final("M14"),
+    "PARALLELHASH128-CV": parallelhash_cv(128), "PARALLELHASH256-CV": parallelhash_cv(256),
+    "PARALLELHASH128-FINAL": parallelhash_final(128),
+    "PARALLELHASH256-FINAL": parallelhash_final(256),
 }
 
 
@@ -272,8 +307,14 @@ def test_algorithm_against_its_oracle(kind, name):
 
 def alias_case(name):
     """An input and the parameters name takes it with: a CV range is the
-    chunk after S_0, the final node S_0 alone, the others any output (and
-    a MAC a key)."""
+    chunk (ParallelHash: block) after the first, the final node S_0 alone
+    (ParallelHash: one CV), the others any output (and a MAC a key)."""
+    if name.startswith("PARALLELHASH"):
+        # The block after the first (one CV); the final node, one CV.
+        cv = 32 if "128" in name else 64
+        if name.endswith("-CV"):
+            return data(300), {"message_length": 8192 + 300, "offset": 8192, "n": cv}
+        return data(cv), {"message_length": 300, "n": 20}
     if name.endswith("-CV"):
         return data(300), {"message_length": 8192 + 300, "offset": 8192}
     if name.endswith("-FINAL"):
