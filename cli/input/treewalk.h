@@ -15,28 +15,22 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "input/walk.h"
+
 enum tree_kind {
     TREE_FILE,      /* a regular file: its bytes are its value (its execute
                        bit is read where it is opened) */
     TREE_LINK,      /* a symbolic link: its target's bytes are its value */
-    TREE_ENTER,     /* a directory begins (depth 0: a DIR operand) */
+    TREE_ENTER,     /* a directory begins (the first: a DIR operand) */
     TREE_LEAVE,     /* the directory entered last ends */
     TREE_ERROR,     /* what is wrong with path: the tree gets no digest */
 };
-
-/* An open directory of the walk: held by its level and by each file item
- * in it (the road's window bounds those), closed by the last. */
-typedef struct tree_dir {
-    int fd;
-    unsigned refs;
-} tree_dir;
 
 typedef struct tree_item {
     enum tree_kind kind;
     char *path;         /* as printed, from the DIR operand; NULL for TREE_LEAVE */
     size_t name_at;     /* its name in its directory: path + name_at */
-    tree_dir *dir;      /* TREE_FILE: that directory, to open it in */
-    size_t depth;       /* 0: a DIR operand */
+    walk_dir *dir;      /* TREE_FILE: that directory, to open it in */
     char *target;       /* TREE_LINK: the link's contents */
     size_t target_len;
     int err;            /* TREE_ERROR: errno or KSUM_E* */

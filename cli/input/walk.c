@@ -15,36 +15,41 @@
 #include "input/files.h"
 
 struct name_source {
-    const options *o;
-    char **operands;        /* without a list */
+    name_spec spec;         /* spec.files: the operands still to come */
     line_reader list;       /* with --files-from */
-    int have_list, list_is_stdin, list_done;
+    int list_is_stdin, list_done;
     int list_is_dash;       /* named "-": the list is fd 0, not ours to close */
-    const char *list_label;
     unsigned long lineno;
     walk_stack stack;
 };
 
 /* ---- the entries of one directory, and the path ---- */
 
-int walk_add(walk_level *l, char type, const char *name)
+int grow_array(void *array, size_t *cap, size_t need, size_t size, size_t first)
+{
+    size_t n = *cap;
+    char *p;
+
+    if (need <= n)
+        return 1;
+    while (n < need)
+        n = n ? 2 * n : first;
+    memcpy(&p, array, sizeof p);
+    if ((p = realloc(p, n * size)) == NULL)
+        return 0;
+    memset(p + *cap * size, 0, (n - *cap) * size);
+    memcpy(array, &p, sizeof p);
+    *cap = n;
+    return 1;
+}
+
+static int walk_add(walk_level *l, char type, const char *name)
 {
     size_t len = strlen(name) + 2;
 
-    while (l->len + len > l->cap) {
-        char *bigger = realloc(l->names, l->cap ? 2 * l->cap : 4096);
-        if (bigger == NULL)
-            return 0;
-        l->names = bigger;
-        l->cap = l->cap ? 2 * l->cap : 4096;
-    }
-    if (l->n == l->max) {
-        size_t *bigger = realloc(l->at, (l->max ? 2 * l->max : 64) * sizeof *l->at);
-        if (bigger == NULL)
-            return 0;
-        l->at = bigger;
-        l->max = l->max ? 2 * l->max : 64;
-    }
+    if (!grow_array(&l->names, &l->cap, l->len + len, 1, 4096) ||
+        !grow_array(&l->at, &l->max, l->n + 1, sizeof *l->at, 64))
+        return 0;
     l->at[l->n++] = l->len;
     l->names[l->len] = type;
     memcpy(l->names + l->len + 1, name, len - 1);
@@ -60,42 +65,115 @@ static int by_name(const void *a, const void *b, void *names)
     return strcmp(base + *(const size_t *)a + 1, base + *(const size_t *)b + 1);
 }
 
-void walk_sort(walk_level *l)
+char walk_type(mode_t mode)
 {
-    if (l->n > 1)
-        qsort_r(l->at, l->n, sizeof *l->at, by_name, l->names);
+    if (S_ISREG(mode))
+        return 'f';
+    return S_ISDIR(mode) ? 'd' : S_ISLNK(mode) ? 'l' : 's';
 }
 
-int walk_on_stack(const walk_stack *s, const struct stat *st)
+/* What an entry is (the link, never its target): d_type, or where the
+ * file system does not say, its status.  No stat otherwise: a regular
+ * file's execute bit is read where it is opened, and a stat per file
+ * would cost more than hashing a small one. */
+static char entry_type(int dirfd, const struct dirent *de)
+{
+    struct stat st;
+
+    if (de->d_type != DT_UNKNOWN)
+        return walk_type(DTTOIF(de->d_type));
+    return fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ? '?' : walk_type(st.st_mode);
+}
+
+/* Reads every entry of d that s keeps into l; 0 or the errno of a failed
+ * read or of no memory. */
+static int read_entries(const walk_stack *s, DIR *d, walk_level *l)
+{
+    struct dirent *de;
+
+    for (;;) {
+        errno = 0;
+        if ((de = readdir(d)) == NULL)
+            return errno;
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+            continue;
+        char type = entry_type(dirfd(d), de);
+        int keep = s->keep != NULL ? s->keep(s->ctx, l, de->d_name, type) : 1;
+        if (keep < 0 || (keep && !walk_add(l, type, de->d_name)))
+            return ENOMEM;
+    }
+}
+
+static int on_stack(const walk_stack *s, const struct stat *st)
 {
     for (size_t i = 0; i < s->depth; i++)
-        if (s->at[i].dev == st->st_dev && s->at[i].ino == st->st_ino)
+        if (s->at[i].st.st_dev == st->st_dev && s->at[i].st.st_ino == st->st_ino)
             return 1;
     return 0;
 }
 
-int walk_grow(walk_stack *s)
+int walk_enter(walk_stack *s, int dirfd, char *path, size_t name_at, int follow)
 {
-    walk_level *bigger;
+    int fd = openat(dirfd, path + name_at, O_RDONLY | O_DIRECTORY | O_NOCTTY | O_CLOEXEC |
+                                               (follow ? 0 : O_NOFOLLOW));
+    walk_dir *dir = NULL;
+    struct stat st;
+    DIR *d = NULL;
+    int err = 0;
 
-    if (s->depth < s->cap)
-        return 1;
-    bigger = realloc(s->at, (s->cap ? 2 * s->cap : 16) * sizeof *bigger);
-    if (bigger == NULL)
-        return 0;
-    s->at = bigger;
-    s->cap = s->cap ? 2 * s->cap : 16;
-    return 1;
+    if (fd < 0 || fstat(fd, &st) != 0)
+        err = errno;
+    else if (on_stack(s, &st))
+        err = KSUM_ELOOP;
+    else if (!grow_array(&s->at, &s->cap, s->depth + 1, sizeof *s->at, 16) ||
+             (s->keep_open && (dir = malloc(sizeof *dir)) == NULL))
+        err = ENOMEM;
+    else if ((dir != NULL && (dir->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0) ||
+             (d = fdopendir(fd)) == NULL)
+        err = errno;
+    if (err != 0) {
+        if (fd >= 0)
+            close(fd);
+        if (dir != NULL && dir->fd >= 0)
+            close(dir->fd);
+        free(dir);
+        return err;
+    }
+    if (dir != NULL)
+        dir->refs = 1;
+    walk_level *l = &s->at[s->depth];
+    *l = (walk_level){.path = path, .st = st, .dir = dir};
+    l->err = read_entries(s, d, l);
+    closedir(d);
+    if (l->n > 1)
+        qsort_r(l->at, l->n, sizeof *l->at, by_name, l->names);
+    s->depth++;
+    return 0;
 }
 
-walk_level *walk_pop(walk_stack *s)
+void walk_dir_release(walk_dir *d)
+{
+    if (d != NULL && __atomic_sub_fetch(&d->refs, 1, __ATOMIC_ACQ_REL) == 0) {
+        close(d->fd);
+        free(d);
+    }
+}
+
+void walk_pop(walk_stack *s)
 {
     walk_level *l = &s->at[--s->depth];
 
     free(l->path);
     free(l->names);
     free(l->at);
-    return l;
+    walk_dir_release(l->dir);
+}
+
+void walk_free(walk_stack *s)
+{
+    while (s->depth > 0)
+        walk_pop(s);
+    free(s->at);
 }
 
 char *walk_join(const char *dir, const char *name)
@@ -109,23 +187,6 @@ char *walk_join(const char *dir, const char *name)
     return path;
 }
 
-/* Reads every entry of d; returns 0, or the errno of a failed read or of
- * no memory (what was read is kept). */
-static int read_entries(DIR *d, walk_level *l)
-{
-    struct dirent *de;
-
-    for (;;) {
-        errno = 0;
-        if ((de = readdir(d)) == NULL)
-            return errno;
-        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-            continue;
-        if (!walk_add(l, (char)de->d_type, de->d_name))
-            return ENOMEM;
-    }
-}
-
 /* ---- the walk ---- */
 
 static void error_entry(named *n, char *path, int err)
@@ -136,83 +197,45 @@ static void error_entry(named *n, char *path, int err)
 }
 
 /* Enters the directory at path (taking it); 1 when that gave an error
- * entry in *n (the directory is still walked when only a read in it
- * failed), 0 when not. */
+ * entry in *n, 0 when not (a read in it that failed is said at its first
+ * step: the directory is still walked). */
 static int enter(name_source *s, char *path, int follow, named *n)
 {
-    int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOCTTY | O_CLOEXEC |
-                            (follow ? 0 : O_NOFOLLOW));
-    walk_level *l;
-    struct stat st;
-    DIR *d = NULL;
-    int err = 0;
+    int err = walk_enter(&s->stack, AT_FDCWD, path, 0, follow);
 
-    if (fd < 0 || fstat(fd, &st) != 0)
-        err = errno;
-    else if (walk_on_stack(&s->stack, &st))
-        err = KSUM_ELOOP;
-    else if (!walk_grow(&s->stack))
-        err = ENOMEM;
-    else if ((d = fdopendir(fd)) == NULL)
-        err = errno;
-    if (err != 0) {
-        if (fd >= 0)
-            close(fd);
+    if (err != 0)
         error_entry(n, path, err);
-        return 1;
-    }
-    l = &s->stack.at[s->stack.depth++];
-    *l = (walk_level){.path = path, .dev = st.st_dev, .ino = st.st_ino};
-    err = read_entries(d, l);
-    closedir(d);
-    walk_sort(l);
-    if (err == 0)
-        return 0;
-    error_entry(n, strdup(path), err);
-    return 1;
-}
-
-/* Skipped, or said to be skipped under -w. */
-static int skipped(const name_source *s, char *path, int why, named *n)
-{
-    if (!s->o->walk_warn) {
-        free(path);
-        return 0;
-    }
-    n->kind = NAME_WARNING;
-    n->path = path;
-    n->err = why;
-    return 1;
+    return err != 0;
 }
 
 /* What a name met in the walk is; 1 when that gave *n. */
-static int classify(name_source *s, char *path, unsigned char type, named *n)
+static int classify(name_source *s, char *path, char type, named *n)
 {
-    int deref = s->o->dereference;
+    int deref = s->spec.dereference;
     struct stat st;
 
-    if (type == DT_UNKNOWN || (type == DT_LNK && deref)) {
+    if (type == '?' || (type == 'l' && deref)) {
         if ((deref ? stat(path, &st) : lstat(path, &st)) != 0) {
             error_entry(n, path, errno);
             return 1;
         }
-        type = S_ISREG(st.st_mode) ? DT_REG : S_ISDIR(st.st_mode) ? DT_DIR
-               : S_ISLNK(st.st_mode) ? DT_LNK : DT_FIFO;
+        type = walk_type(st.st_mode);
     }
     switch (type) {
-    case DT_REG:
-        n->kind = NAME_FILE;
-        n->path = path;
-        n->walked = 1;
-        n->nofollow = !deref;
+    case 'f':
+        *n = (named){.kind = NAME_FILE, .path = path, .walked = 1, .nofollow = !deref};
         return 1;
-    case DT_DIR:
+    case 'd':
         return enter(s, path, deref, n);
-    case DT_LNK:
-        return skipped(s, path, KSUM_ESYMLINK, n);
-    default:
-        return skipped(s, path, KSUM_ESPECIAL, n);
     }
+    /* A link or a special file: skipped, or said to be under -w. */
+    if (!s->spec.warn) {
+        free(path);
+        return 0;
+    }
+    error_entry(n, path, type == 'l' ? KSUM_ESYMLINK : KSUM_ESPECIAL);
+    n->kind = NAME_WARNING;
+    return 1;
 }
 
 /* The next entry of the innermost directory; 1 when that gave *n. */
@@ -222,6 +245,11 @@ static int walk_step(name_source *s, named *n)
     const char *entry;
     char *path;
 
+    if (top->err != 0) {
+        error_entry(n, strdup(top->path), top->err);
+        top->err = 0;
+        return 1;
+    }
     if (top->next == top->n) {
         walk_pop(&s->stack);
         return 0;
@@ -231,14 +259,14 @@ static int walk_step(name_source *s, named *n)
         error_entry(n, NULL, ENOMEM);
         return 1;
     }
-    return classify(s, path, (unsigned char)entry[0], n);
+    return classify(s, path, entry[0], n);
 }
 
 /* ---- operands and lists ---- */
 
 static void list_error(name_source *s, named *n, const char *what, int err)
 {
-    error_entry(n, strdup(s->list_label), err);
+    error_entry(n, strdup(s->list_is_dash ? "standard input" : s->spec.files_from), err);
     n->line = s->lineno;
     n->what = what;
 }
@@ -255,16 +283,14 @@ static int list_next(name_source *s, char **name, named *n)
     if (s->list_done || (got = line_next(r, &err)) == LINE_END)
         return 0;
     s->lineno++;
-    if (got == LINE_READ_ERROR) {
-        s->list_done = 1;   /* where the next name would start is unknown */
-        if (r->read_any)
-            list_error(s, n, NULL, err);
-        else
-            error_entry(n, strdup(s->o->files_from), err);  /* e.g. a directory */
+    /* After a read error, where the next name would start is unknown. */
+    s->list_done = got == LINE_READ_ERROR;
+    if (got == LINE_READ_ERROR && !r->read_any) {
+        error_entry(n, strdup(s->spec.files_from), err);  /* e.g. a directory */
         return 1;
     }
-    if (got == LINE_TOO_LONG) {
-        list_error(s, n, NULL, ENOMEM);
+    if (got != LINE_OK) {
+        list_error(s, n, NULL, got == LINE_TOO_LONG ? ENOMEM : err);
         return 1;
     }
     len = r->len;
@@ -288,19 +314,13 @@ static int root(name_source *s, char *path, named *n)
         error_entry(n, path, KSUM_ELISTSTDIN);
         return 1;
     }
-    n->path = path;
-    n->kind = NAME_STREAM;
-    if (strcmp(path, "-") == 0 || stat(path, &st) != 0)
-        return 1;   /* opening it says what is wrong */
-    if (S_ISREG(st.st_mode)) {
-        n->kind = NAME_FILE;
-        return 1;
-    }
-    if (s->o->recursive && S_ISDIR(st.st_mode)) {
-        /* A directory named is walked even through a symbolic link. */
-        n->path = NULL;
+    /* Not there: opening it says what is wrong. */
+    int there = strcmp(path, "-") != 0 && stat(path, &st) == 0;
+    /* A directory named is walked even through a symbolic link. */
+    if (there && s->spec.recursive && S_ISDIR(st.st_mode))
         return enter(s, path, 1, n);
-    }
+    n->path = path;
+    n->kind = there && S_ISREG(st.st_mode) ? NAME_FILE : NAME_STREAM;
     return 1;
 }
 
@@ -308,20 +328,12 @@ static int root(name_source *s, char *path, named *n)
  * nothing, -1 at the end. */
 static int next_root(name_source *s, named *n)
 {
-    char *name;
+    char *name = NULL;
 
-    if (!s->have_list) {
-        if (*s->operands == NULL)
-            return -1;
-        name = strdup(*s->operands++);
-        if (name == NULL) {
-            error_entry(n, NULL, ENOMEM);
-            return 1;
-        }
-        return root(s, name, n);
-    }
-    if (!list_next(s, &name, n))
+    if (s->spec.files_from != NULL ? !list_next(s, &name, n) : *s->spec.files == NULL)
         return -1;
+    if (s->spec.files_from == NULL && (name = strdup(*s->spec.files++)) == NULL)
+        error_entry(n, NULL, ENOMEM);
     return name == NULL ? 1 : root(s, name, n);
 }
 
@@ -337,7 +349,8 @@ int names_next(name_source *s, named *n)
 
 int names_ready(const name_source *s)
 {
-    return s->stack.depth > 0 || !s->have_list || s->list_done || line_ready(&s->list);
+    return s->stack.depth > 0 || s->spec.files_from == NULL || s->list_done ||
+           line_ready(&s->list);
 }
 
 void named_free(named *n)
@@ -367,34 +380,30 @@ void named_report(const named *n)
         fprintf(f, ": %lu: line could not be read: %s\n", n->line, strerror(n->err));
 }
 
-name_source *names_open(const options *o)
+name_source *names_open(const name_spec *spec)
 {
     name_source *s = calloc(1, sizeof *s);
+    const char *list = spec->files_from;
     int fd;
 
     if (s == NULL) {
-        fprintf(message_stream(), "ksum: out of memory\n");
+        message_fail("out of memory");
         return NULL;
     }
-    s->o = o;
-    s->operands = o->files;
-    if (o->files_from == NULL)
+    s->spec = *spec;
+    if (list == NULL)
         return s;
-    s->have_list = 1;
-    s->list_is_dash = strcmp(o->files_from, "-") == 0;
+    s->list_is_dash = strcmp(list, "-") == 0;
     /* Also /dev/stdin on a pipe: a '-' in the list would read the list. */
-    s->list_is_stdin = is_standard_input(o->files_from);
-    s->list_label = s->list_is_dash ? "standard input" : o->files_from;
-    fd = s->list_is_dash ? STDIN_FILENO : open(o->files_from, O_RDONLY | O_NOCTTY);
+    s->list_is_stdin = is_standard_input(list);
+    fd = s->list_is_dash ? STDIN_FILENO : open(list, O_RDONLY | O_NOCTTY);
     if (fd < 0 || !line_reader_init(&s->list, fd)) {
-        report_error(o->files_from, fd < 0 ? errno : ENOMEM, NULL);
-        if (fd >= 0 && !s->list_is_dash)
-            close(fd);
-        line_reader_free(&s->list);
-        free(s);
+        report_error(list, fd < 0 ? errno : ENOMEM, NULL);
+        s->list.fd = fd;    /* names_close closes it */
+        names_close(s);
         return NULL;
     }
-    s->list.sep = o->zero ? '\0' : '\n';
+    s->list.sep = spec->zero ? '\0' : '\n';
     return s;
 }
 
@@ -402,13 +411,9 @@ void names_close(name_source *s)
 {
     if (s == NULL)
         return;
-    while (s->stack.depth > 0)
-        walk_pop(&s->stack);
-    free(s->stack.at);
-    if (s->have_list) {
-        if (!s->list_is_dash)
-            close(s->list.fd);
-        line_reader_free(&s->list);
-    }
+    walk_free(&s->stack);
+    if (s->spec.files_from != NULL && !s->list_is_dash && s->list.fd >= 0)
+        close(s->list.fd);
+    line_reader_free(&s->list);     /* without a list, zeroed: nothing to free */
     free(s);
 }

@@ -13,9 +13,8 @@
 #ifndef KSUM_CLI_WALK_H
 #define KSUM_CLI_WALK_H
 
+#include <stddef.h>
 #include <sys/stat.h>
-
-#include "front/options.h"
 
 enum name_kind {
     NAME_FILE,      /* a regular file: any thread may hash it */
@@ -38,11 +37,21 @@ typedef struct named {
     int walked, nofollow;
 } named;
 
+/* Where the names come from and how -r walks: what names_open takes of
+ * the options. */
+typedef struct name_spec {
+    char **files;               /* the FILE operands, without a list */
+    const char *files_from;     /* --files-from ("-": standard input), or NULL */
+    int zero;                   /* -z: the list's names end in NUL */
+    int recursive, dereference; /* -r, -L */
+    int warn;                   /* -w with -r: say what the walk skips */
+} name_spec;
+
 typedef struct name_source name_source;
 
 /* NULL, with the message printed, when the list cannot be opened or
  * memory is short. */
-name_source *names_open(const options *o);
+name_source *names_open(const name_spec *spec);
 void names_close(name_source *s);
 
 /* The next name into *n (to named_free); 0 when there are no more. */
@@ -58,35 +67,61 @@ void named_report(const named *n);
 
 /* ---- what the -r walk and the --tree walk (treewalk.c) share ---- */
 
+/* An open directory of the --tree walk: held by its level and by each
+ * file item in it (the road's window bounds those), closed by the last. */
+typedef struct walk_dir {
+    int fd;
+    unsigned refs;
+} walk_dir;
+
+/* One holder less; the last closes it (NULL: nothing). */
+void walk_dir_release(walk_dir *d);
+
 /* A directory being walked: its entries, each a type byte, the name and a
- * NUL, in one block, sorted by walk_sort in the byte order of the names. */
+ * NUL, in one block, sorted in the byte order of the names.  The types:
+ * 'f' a regular file, 'd' a directory, 'l' a symbolic link, 's' a FIFO,
+ * socket or device, '?' one that could not be examined. */
 typedef struct walk_level {
     char *path;             /* as printed */
-    dev_t dev;
-    ino_t ino;
+    struct stat st;         /* the directory entered */
     char *names;
     size_t len, cap;
     size_t *at;             /* where each entry starts in names */
     size_t n, max, next;
-    struct tree_dir *dir;   /* --tree: the directory, open */
-    int err;                /* --tree: reading it failed, an error is due */
+    walk_dir *dir;          /* with keep_open: the directory, open */
+    int err;                /* reading it failed: an error is due */
 } walk_level;
 
-/* The directories on the current path, the innermost last. */
+/* Whether to keep an entry a directory has (1, 0), or -1 when there was
+ * no memory to tell. */
+typedef int walk_filter(void *ctx, const walk_level *l, const char *name, char type);
+
+/* The directories on the current path, the innermost last, and how they
+ * are read. */
 typedef struct walk_stack {
     walk_level *at;
     size_t depth, cap;
+    int keep_open;          /* each level keeps its directory open (dir) */
+    walk_filter *keep;      /* NULL: every entry */
+    void *ctx;
 } walk_stack;
 
-/* 0 when there was no memory for it. */
-int walk_add(walk_level *l, char type, const char *name);
-void walk_sort(walk_level *l);
-/* Whether the directory st is on the path already: a loop. */
-int walk_on_stack(const walk_stack *s, const struct stat *st);
-/* Room for one more level; 0 when there was no memory for it. */
-int walk_grow(walk_stack *s);
-/* Pops the innermost level, its path and names freed. */
-walk_level *walk_pop(walk_stack *s);
+/* Room in *array, of *cap elements of size bytes, for need of them: the
+ * room doubled (from first), the new part zeroed; 0 when there was no
+ * memory for it. */
+int grow_array(void *array, size_t *cap, size_t need, size_t size, size_t first);
+/* The type byte of a status. */
+char walk_type(mode_t mode);
+/* Opens the directory path + name_at in dirfd (through a symbolic link
+ * only with follow), reads and sorts its entries and pushes it, its path
+ * taken.  Returns 0 (a failed read leaves the level's err set, the entries
+ * read kept), or the errno or KSUM_ELOOP that kept it out (path not
+ * taken). */
+int walk_enter(walk_stack *s, int dirfd, char *path, size_t name_at, int follow);
+/* Pops the innermost level, its path, names and directory let go. */
+void walk_pop(walk_stack *s);
+/* Pops every level and frees the stack. */
+void walk_free(walk_stack *s);
 /* "dir/name", NULL when there was no memory for it. */
 char *walk_join(const char *dir, const char *name);
 

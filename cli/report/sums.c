@@ -238,7 +238,9 @@ int hash_files(const options *o, OSSL_LIB_CTX *lib)
 
     if (o->evp->facts.takes & TAKES_ELEMENTS)
         return hash_files_as_tuple(o, lib);
-    if ((names = names_open(o)) == NULL)
+    name_spec spec = {o->files, o->files_from, o->zero, o->recursive, o->dereference,
+                      o->walk_warn};
+    if ((names = names_open(&spec)) == NULL)
         return 0;
     /* Tree modes too: a small file starts no helper thread, a large one
      * uses its context's. */

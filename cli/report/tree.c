@@ -36,24 +36,14 @@ static int absorb_string(hasher *h, const void *s, size_t len)
            (len == 0 || hasher_update(h, s, len));
 }
 
-/* One entry of a directory node: its name, its type, its value. */
-static int absorb_entry(hasher *h, const char *name, char type, const uint8_t *value,
-                        size_t len)
-{
-    return absorb_string(h, name, strlen(name)) && absorb_string(h, &type, 1) &&
-           absorb_string(h, value, len);
-}
-
 /* ---- folding the walk's items into nodes ---- */
 
 /* A directory whose node is being absorbed, one hasher per digest. */
 typedef struct node {
     hasher *hs;             /* opened on the first use of this depth */
     size_t opened;
-    char *path;             /* as printed */
-    size_t name_at;
-    dev_t dev;              /* the directory entered */
-    ino_t ino;
+    tree_item at;           /* the directory's TREE_ENTER: its path, as
+                               printed, and the directory entered */
     int failed;             /* an error in it: it has no value */
 } node;
 
@@ -68,23 +58,19 @@ typedef struct folder {
     size_t depth, cap;
     hasher leaf[OPTIONS_ALGS_MAX];      /* files hashed here, and links */
     hasher *each[OPTIONS_ALGS_MAX];
-    uint8_t *sums[OPTIONS_ALGS_MAX];    /* into values */
     uint8_t *values;
-    size_t leaves;          /* leaf hashers opened */
     input own, *in;         /* the buffers files are read into here: its own,
                                or check mode's */
     int manifest, quiet;
     int ok;                 /* every tree got its digest */
+    tree_walk *w;           /* the walk on the road */
 } folder;
 
-static hasher *node_hasher(folder *f, size_t depth, size_t k)
-{
-    return depth == 0 && f->root != NULL ? f->root : &f->stack[depth].hs[k];
-}
-
+/* An error in the innermost directory, which then has no value (between
+ * DIRs: in the run), said unless quiet or err is 0 (said already). */
 static void fail(folder *f, const char *path, int err, const char *why)
 {
-    if (!f->quiet)
+    if (!f->quiet && err != 0)
         report_error(path != NULL ? path : "ksum", err, why);
     if (f->depth > 0)
         f->stack[f->depth - 1].failed = 1;
@@ -92,33 +78,17 @@ static void fail(folder *f, const char *path, int err, const char *why)
         f->ok = 0;
 }
 
-static int grow_nodes(folder *f)
-{
-    node *bigger;
-
-    if (f->depth < f->cap)
-        return 1;
-    bigger = realloc(f->stack, (f->cap ? 2 * f->cap : 16) * sizeof *bigger);
-    if (bigger == NULL)
-        return 0;
-    memset(bigger + f->cap, 0, (f->cap ? f->cap : 16) * sizeof *bigger);
-    f->stack = bigger;
-    f->cap = f->cap ? 2 * f->cap : 16;
-    return 1;
-}
-
 /* The hashers of depth f->depth, opened once and used by every directory
- * at that depth. */
+ * at that depth; check mode's DIR has the caller's, root. */
 static int open_nodes(folder *f, node *nd)
 {
-    if (nd->hs == NULL && (nd->hs = calloc(f->n, sizeof *nd->hs)) == NULL)
-        return 0;
-    for (; nd->opened < f->n; nd->opened++)
-        if ((f->depth > 0 || f->root == NULL) &&
-            !hasher_open(&nd->hs[nd->opened], f->lib, f->d[nd->opened].alg,
+    if (nd->hs == NULL)
+        nd->hs = f->depth == 0 && f->root != NULL ? f->root : calloc(f->n, sizeof *nd->hs);
+    for (; nd->hs != NULL && nd->hs != f->root && nd->opened < f->n; nd->opened++)
+        if (!hasher_open(&nd->hs[nd->opened], f->lib, f->d[nd->opened].alg,
                          f->d[nd->opened].o))
             return 0;
-    return 1;
+    return nd->hs != NULL;
 }
 
 /* A directory begins: its nodes begin with the header.  Without room for
@@ -130,7 +100,7 @@ static int fold_enter(folder *f, tree_item *it)
     int ok;
 
     /* it->path is NULL when the walk had no memory to copy it */
-    if (!grow_nodes(f)) {
+    if (!grow_array(&f->stack, &f->cap, f->depth + 1, sizeof *f->stack, 16)) {
         report_error(it->path != NULL ? it->path : "ksum", ENOMEM, NULL);
         f->ok = 0;
         return KSUM_EWRITE;
@@ -138,31 +108,31 @@ static int fold_enter(folder *f, tree_item *it)
     nd = &f->stack[f->depth];
     ok = open_nodes(f, nd);
     for (size_t k = 0; ok && k < f->n; k++) {
-        hasher *h = node_hasher(f, f->depth, k);
+        hasher *h = &nd->hs[k];
         if (h != f->root)
             hasher_set_size(h, f->depth == 0 ? f->root_size[k] : f->d[k].size);
         ok = hasher_begin(h) && absorb_string(h, TREE_HEADER, strlen(TREE_HEADER));
     }
-    nd->path = it->path;
+    nd->at = *it;
     it->path = NULL;
-    nd->name_at = it->name_at;
-    nd->dev = it->dev;
-    nd->ino = it->ino;
     nd->failed = 0;
     f->depth++;
     if (!ok)
-        fail(f, nd->path, KSUM_EHASH, NULL);
+        fail(f, nd->at.path, KSUM_EHASH, NULL);
     return 0;
 }
 
-/* "NAME/": how a directory's line names it. */
-static char *dir_name(const char *path)
+/* "NAME/": how a directory's line names it; NULL when there was no
+ * memory for it (said). */
+static char *dir_name(folder *f, const char *path)
 {
     size_t len = strlen(path);
     char *name = malloc(len + 2);
 
     if (name != NULL)
         snprintf(name, len + 2, "%s%s", path, tree_name(path) ? "" : "/");
+    else
+        fail(f, path, ENOMEM, NULL);
     return name;
 }
 
@@ -181,62 +151,55 @@ static int print_value(folder *f, hasher *h, const char *name, const uint8_t *bu
     return err;
 }
 
-/* An entry of the innermost directory, with its value for each digest
- * (one after the other in values); a file's manifest lines (a link has
- * none: checked as a file, its target would be read). */
-static int fold_entry(folder *f, const tree_item *it, char type, const uint8_t *values)
+/* A manifest's lines of an entry: its values, one after the other in
+ * values, in the forms of the hashers hs.  0, or KSUM_EWRITE to stop. */
+static int print_values(folder *f, hasher *hs, const char *name, const uint8_t *values)
 {
-    node *top = &f->stack[f->depth - 1];
-    const char *name = it->path + it->name_at;
-    int listed = f->manifest && (type == 'f' || type == 'x'), err = 0;
+    int err = 0;
 
-    if (top->failed)
-        return 0;
-    for (size_t k = 0, at = 0; k < f->n; at += f->d[k++].size)
-        if (!absorb_entry(node_hasher(f, f->depth - 1, k), name, type, values + at,
-                          f->d[k].size)) {
-            fail(f, top->path, KSUM_EHASH, NULL);
-            return 0;
-        }
-    for (size_t k = 0, at = 0; listed && err == 0 && k < f->n; at += f->d[k++].size)
-        err = print_value(f, &f->leaf[k], it->path, values + at, f->d[k].size);
+    for (size_t k = 0, at = 0; err == 0 && k < f->n; at += f->d[k++].size)
+        err = print_value(f, &hs[k], name, values + at, f->d[k].size);
     return err;
 }
 
-/* A link's value: the digest of its contents. */
-static int fold_link(folder *f, const tree_item *it)
+/* An entry of the innermost directory into its node: its name, its type
+ * and its value for each digest (one after the other in values); 1 when
+ * it went in, 0 when the directory has no value already. */
+static int fold_entry(folder *f, const char *name, char type, const uint8_t *values)
 {
-    for (size_t k = 0; k < f->n; k++)
-        if (!hasher_begin(&f->leaf[k]) ||
-            !hasher_update(&f->leaf[k], (const uint8_t *)it->target, it->target_len) ||
-            !hasher_end(&f->leaf[k], f->sums[k])) {
-            fail(f, it->path, KSUM_EHASH, NULL);
+    node *top = &f->stack[f->depth - 1];
+
+    if (top->failed)
+        return 0;
+    for (size_t k = 0, at = 0; k < f->n; at += f->d[k++].size) {
+        hasher *h = &top->hs[k];
+        if (!absorb_string(h, name, strlen(name)) || !absorb_string(h, &type, 1) ||
+            !absorb_string(h, values + at, f->d[k].size)) {
+            fail(f, top->at.path, KSUM_EHASH, NULL);
             return 0;
         }
-    return fold_entry(f, it, 'l', f->values);
+    }
+    return 1;
 }
 
-/* The DIR itself ends: its lines, or nothing when there was an error in
- * it (named already).  Check mode's caller ends the root hasher. */
+/* The DIR itself ends without an error in it: its lines.  Check mode's
+ * caller ends the root hasher. */
 static int fold_root(folder *f, node *nd)
 {
-    char *name = f->o != NULL && !nd->failed ? dir_name(nd->path) : NULL;
+    char *name;
     int err = 0;
 
-    f->ok &= !nd->failed;
-    if (f->o == NULL || nd->failed)
+    if (f->o == NULL || (name = dir_name(f, nd->at.path)) == NULL)
         return 0;
-    for (size_t k = 0; name != NULL && err == 0 && k < f->n; k++) {
-        hasher *h = node_hasher(f, 0, k);
+    for (size_t k = 0; err == 0 && k < f->n; k++) {
+        hasher *h = &nd->hs[k];
         uint8_t *sum = hasher_streams(h) ? NULL : malloc(h->size);
         if (!hasher_streams(h) && (sum == NULL || !hasher_end(h, sum)))
-            fail(f, nd->path, sum == NULL ? ENOMEM : KSUM_EHASH, NULL);
+            fail(f, nd->at.path, sum == NULL ? ENOMEM : KSUM_EHASH, NULL);
         else
             err = print_value(f, h, name, sum, h->size);
         free(sum);
     }
-    if (name == NULL)
-        fail(f, nd->path, ENOMEM, NULL);
     free(name);
     return err;
 }
@@ -244,25 +207,18 @@ static int fold_root(folder *f, node *nd)
 /* A directory inside ends: its value goes into its parent's node. */
 static int fold_dir(folder *f, node *nd)
 {
-    tree_item it = {.path = nd->path, .name_at = nd->name_at};
-    char *name = NULL;
-    int err = 0;
+    char *name;
+    int err;
 
-    if (!nd->failed)
-        for (size_t k = 0, at = 0; k < f->n; at += f->d[k++].size)
-            if (!hasher_end(&nd->hs[k], f->values + at)) {
-                fail(f, nd->path, KSUM_EHASH, NULL);
-                return 0;
-            }
-    if (nd->failed) {
-        f->stack[f->depth - 1].failed = 1;
+    for (size_t k = 0, at = 0; k < f->n; at += f->d[k++].size)
+        if (!hasher_end(&nd->hs[k], f->values + at)) {
+            fail(f, nd->at.path, KSUM_EHASH, NULL);
+            return 0;
+        }
+    if (!fold_entry(f, nd->at.path + nd->at.name_at, 'd', f->values) || !f->manifest ||
+        (name = dir_name(f, nd->at.path)) == NULL)
         return 0;
-    }
-    err = fold_entry(f, &it, 'd', f->values);
-    if (f->manifest && err == 0 && (name = dir_name(nd->path)) == NULL)
-        fail(f, nd->path, ENOMEM, NULL);
-    for (size_t k = 0, at = 0; name != NULL && err == 0 && k < f->n; at += f->d[k++].size)
-        err = print_value(f, &nd->hs[k], name, f->values + at, f->d[k].size);
+    err = print_values(f, nd->hs, name, f->values);
     free(name);
     return err;
 }
@@ -271,100 +227,119 @@ static int fold_dir(folder *f, node *nd)
  * its files were opened by that path: a directory on the way replaced by
  * a link meanwhile would have had them read from out of the tree.  (The
  * DIR itself may be reached through a link.) */
-static int still_there(const node *nd, size_t depth)
+static int still_there(const tree_item *dir, size_t depth)
 {
     struct stat st;
 
-    return nd->path != NULL && (depth == 0 ? stat(nd->path, &st) : lstat(nd->path, &st)) == 0 &&
-           st.st_dev == nd->dev && st.st_ino == nd->ino;
+    return dir->path != NULL && (depth == 0 ? stat(dir->path, &st) : lstat(dir->path, &st)) == 0 &&
+           st.st_dev == dir->dev && st.st_ino == dir->ino;
 }
 
 static int fold_leave(folder *f)
 {
-    node *nd = &f->stack[--f->depth];
-    int err;
+    node *nd = &f->stack[f->depth - 1];
+    int err = 0;
 
-    if (!nd->failed && !still_there(nd, f->depth)) {
-        if (!f->quiet)
-            report_error(nd->path != NULL ? nd->path : "ksum", KSUM_ECHANGED, NULL);
-        nd->failed = 1;
-    }
-    err = f->depth == 0 ? fold_root(f, nd) : fold_dir(f, nd);
+    if (!nd->failed && !still_there(&nd->at, f->depth - 1))
+        fail(f, nd->at.path, KSUM_ECHANGED, NULL);
+    f->depth--;
+    /* A directory with an error in it (named already) has no value, nor
+     * has the directory it is in. */
+    if (nd->failed)
+        fail(f, NULL, 0, NULL);
+    else
+        err = f->depth == 0 ? fold_root(f, nd) : fold_dir(f, nd);
 
-    free(nd->path);
-    nd->path = NULL;
+    free(nd->at.path);
+    nd->at.path = NULL;
     return err;
 }
 
-/* A regular file no worker took, hashed here into values, as feed_path
- * does, but keeping its mode as opened: its execute bit counts. */
+/* An entry's values hashed here, into values: a link's, the digest of
+ * its target; or those of a regular file no worker took, as feed_path
+ * hashes it, but keeping its mode as opened: its execute bit counts. */
 static int hash_here(folder *f, const tree_item *it, unsigned *mode)
 {
+    int link = it->kind == TREE_LINK, err = 0;
     feed in;
-    int err = feed_open(&in, it->dir->fd, it->path + it->name_at, 1, 1, NULL);
 
-    if (err != 0)
+    if (!link && (err = feed_open(&in, it->dir->fd, it->path + it->name_at, 1, 1, NULL)) != 0)
         return err;
-    *mode = (unsigned)in.before.st_mode;
+    *mode = link ? 0 : (unsigned)in.before.st_mode;
     for (size_t k = 0; err == 0 && k < f->n; k++)
-        if (!hasher_begin(f->each[k]))
+        if (!hasher_begin(f->each[k]) ||
+            (link && !hasher_update(f->each[k], (const uint8_t *)it->target, it->target_len)))
             err = KSUM_EHASH;
-    if (err == 0)
+    if (err == 0 && !link)
         err = feed_all(&in, f->each, f->n, f->in);
-    for (size_t k = 0; err == 0 && k < f->n; k++)
-        if (!hasher_end(f->each[k], f->sums[k]))
+    for (size_t k = 0, at = 0; err == 0 && k < f->n; at += f->d[k++].size)
+        if (!hasher_end(f->each[k], f->values + at))
             err = KSUM_EHASH;
-    feed_close(&in);
+    if (!link)
+        feed_close(&in);
     return err;
 }
 
-/* One item of the walk, in order: r is what a worker made of a file,
- * NULL when none took it.  0, or KSUM_EWRITE to stop. */
-static int fold(folder *f, tree_item *it, const file_result *r)
+/* One item of the walk, in order (the road's print): r is what a worker
+ * made of a file, NULL when none took it.  0, or KSUM_EWRITE to stop. */
+static int fold(void *ctx, void *item, file_result *r, file_progress *progress)
 {
-    unsigned mode = 0;
-    int err;
+    folder *f = ctx;
+    tree_item *it = item;
+    file_result here = {0};
+    char type;
 
+    (void)progress;
     switch (it->kind) {
     case TREE_ENTER:
         return fold_enter(f, it);
     case TREE_LEAVE:
         return fold_leave(f);
-    case TREE_LINK:
-        return fold_link(f, it);
     case TREE_ERROR:
         fail(f, it->path, it->err, it->why);
         return 0;
     case TREE_FILE:
+    case TREE_LINK:
         break;
     }
     /* Hashed even in a tree that already failed: every error is named. */
-    err = r != NULL ? r->err : hash_here(f, it, &mode);
-    if (err != 0) {
-        fail(f, it->path, err, r != NULL ? r->why : NULL);
+    if (r == NULL) {
+        here.err = hash_here(f, it, &here.mode);
+        here.sums = f->values;
+        r = &here;
+    }
+    if (r->err != 0) {
+        fail(f, it->path, r->err, r->why);
         return 0;
     }
-    mode = r != NULL ? r->mode : mode;
-    return fold_entry(f, it, (mode & S_IXUSR) ? 'x' : 'f', r != NULL ? r->sums : f->values);
+    type = it->kind == TREE_LINK ? 'l' : (r->mode & S_IXUSR) ? 'x' : 'f';
+    /* A link has no manifest line: checked as a file, its target would be
+     * read. */
+    if (!fold_entry(f, it->path + it->name_at, type, r->sums) || type == 'l' || !f->manifest)
+        return 0;
+    return print_values(f, f->leaf, it->path, r->sums);
 }
 
 /* ---- the folder's life ---- */
 
 static void folder_close(folder *f)
 {
+    /* Closing a hasher never opened (zeroed) does nothing; root is the
+     * caller's. */
     for (size_t i = 0; i < f->cap; i++) {
-        for (size_t k = 0; k < f->stack[i].opened; k++)
-            if (i > 0 || f->root == NULL)
-                hasher_close(&f->stack[i].hs[k]);
-        free(f->stack[i].hs);
-        free(f->stack[i].path);
+        for (size_t k = 0; f->stack[i].hs != NULL && f->stack[i].hs != f->root && k < f->n; k++)
+            hasher_close(&f->stack[i].hs[k]);
+        if (f->stack[i].hs != f->root)
+            free(f->stack[i].hs);
+        free(f->stack[i].at.path);
     }
     free(f->stack);
-    for (size_t k = 0; k < f->leaves; k++)
+    for (size_t k = 0; k < f->n; k++)
         hasher_close(&f->leaf[k]);
     free(f->values);
     if (f->in == &f->own)
         input_free(&f->own);
+    free(f);
 }
 
 /* The length of the values inside a tree (docs/tree.md): a fixed-length
@@ -396,49 +371,33 @@ static int folder_open(folder *f, OSSL_LIB_CTX *lib)
     for (size_t k = 0; k < f->n; k++) {
         if (!hasher_open(&f->leaf[k], lib, f->d[k].alg, f->d[k].o))
             return 0;
-        f->leaves++;
         f->d[k].size = inner_size(&f->leaf[k]);
         hasher_set_size(&f->leaf[k], f->d[k].size);
         f->each[k] = &f->leaf[k];
         f->value_bytes += f->d[k].size;
     }
-    if ((f->values = malloc(f->value_bytes)) == NULL)
-        return 0;
-    for (size_t k = 0, at = 0; k < f->n; at += f->d[k++].size)
-        f->sums[k] = f->values + at;
-    return 1;
+    return (f->values = malloc(f->value_bytes)) != NULL;
 }
 
 /* ---- the walk on the road ---- */
 
-typedef struct tree_run {
-    folder *f;
-    tree_walk *w;
-} tree_run;
-
 static int next_item(void *ctx, void *item, file_job *job, size_t *weight)
 {
-    tree_run *t = ctx;
+    folder *f = ctx;
     tree_item *it = item;
 
-    if (!tree_walk_next(t->w, it))
+    if (!tree_walk_next(f->w, it))
         return 0;
     if (it->kind == TREE_FILE) {
         job->path = it->path;
         job->dirfd = it->dir->fd;
         job->name_at = it->name_at;
         job->nofollow = 1;
-        job->d = t->f->d;
-        job->n = t->f->n;
+        job->d = f->d;
+        job->n = f->n;
     }
-    *weight = t->f->value_bytes + sizeof *it + (it->path != NULL ? strlen(it->path) : 0);
+    *weight = f->value_bytes + sizeof *it + (it->path != NULL ? strlen(it->path) : 0);
     return 1;
-}
-
-static int print_item(void *ctx, void *item, file_result *r, file_progress *progress)
-{
-    (void)progress;
-    return fold(((tree_run *)ctx)->f, item, r);
 }
 
 static void drop_item(void *ctx, void *item)
@@ -450,63 +409,50 @@ static void drop_item(void *ctx, void *item)
 /* Folds the trees of roots into f, their files hashed by the road's
  * workers (those of o, as for any files) and the rest here; 0 when it
  * could not start (said). */
-static int fold_roots(folder *f, OSSL_LIB_CTX *lib, const options *o, char *const *roots)
+static int fold_roots(folder *f, const options *o, char *const *roots)
 {
-    tree_run t = {f, tree_walk_open(roots, o->excludes, o->nexcludes)};
+    road_client c = {.item_size = sizeof(tree_item), .next = next_item, .print = fold,
+                     .drop = drop_item, .ctx = f, .nkeys = f->n, .eager = f->d,
+                     .neager = f->n};
     road r;
     int ok;
 
-    if (t.w == NULL) {
-        fprintf(message_stream(), "ksum: out of memory\n");
-        return 0;
-    }
-    road_client c = {.item_size = sizeof(tree_item), .next = next_item, .print = print_item,
-                     .drop = drop_item, .ctx = &t, .nkeys = f->n, .eager = f->d,
-                     .neager = f->n};
-    road_choose(&r, o, lib, 1, 1);
+    if ((f->w = tree_walk_open(roots, o->excludes, o->nexcludes)) == NULL)
+        return message_fail("out of memory");
+    road_choose(&r, o, f->lib, 1, 1);
     /* Each place of the window (four a file in flight, sixteen at least)
      * may hold its file's directory open, besides the files: fewer files
      * in flight under a low limit, and room left for the depth. */
     for (unsigned room = descriptors_free() / 2; r.workers > 0 &&
                                                  5 * r.workers * r.in_flight + 16 > room;)
         *(r.in_flight > 1 ? &r.in_flight : &r.workers) -= 1;
-    ok = road_run(&r, lib, &c, NULL);
-    tree_walk_close(t.w);
+    ok = road_run(&r, f->lib, &c, NULL);
+    tree_walk_close(f->w);
     return ok;
 }
 
 /* ---- ksum --tree DIR... ---- */
-
-/* The digests: each algorithm's, the DIR's at -n's length. */
-static void choose_digests(folder *f, const options *o)
-{
-    const resolved *r = o->evp;
-
-    f->n = r->nalgs;
-    for (size_t k = 0; k < f->n; k++) {
-        f->d[k] = (digest_spec){r->algs[k], o, 0, k};   /* its size: folder_open's */
-        f->root_size[k] = hasher_output_size(&r->facts_of[k], o);
-    }
-}
 
 int hash_trees(const options *o, OSSL_LIB_CTX *lib)
 {
     folder *f = calloc(1, sizeof *f);  /* hashers are large: not on the stack */
     int ok = 0;
 
-    if (f == NULL) {
-        fprintf(message_stream(), "ksum: out of memory\n");
-        return 0;
+    if (f == NULL)
+        return message_fail("out of memory");
+    /* The digests: each algorithm's, the DIR's at -n's length. */
+    f->n = o->evp->nalgs;
+    for (size_t k = 0; k < f->n; k++) {
+        f->d[k] = (digest_spec){o->evp->algs[k], o, 0, k};   /* its size: folder_open's */
+        f->root_size[k] = hasher_output_size(&o->evp->facts_of[k], o);
     }
-    choose_digests(f, o);
     f->o = o;
     f->manifest = o->manifest;
     if (!folder_open(f, lib))
-        fprintf(message_stream(), "ksum: out of memory\n");
+        message_fail("out of memory");
     else
-        ok = fold_roots(f, lib, o, o->files) && f->ok;
+        ok = fold_roots(f, o, o->files) && f->ok;
     folder_close(f);
-    free(f);
     return ok;
 }
 
@@ -532,9 +478,8 @@ int tree_digest(OSSL_LIB_CTX *lib, const digest_spec *d, hasher *root, const cha
     f->root = root;
     f->quiet = quiet;
     f->in = in;
-    if (folder_open(f, lib) && fold_roots(f, lib, d->o, roots))
+    if (folder_open(f, lib) && fold_roots(f, d->o, roots))
         err = f->ok ? 0 : KSUM_ETREE;
     folder_close(f);
-    free(f);
     return err;
 }
