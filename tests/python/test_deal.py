@@ -58,6 +58,14 @@ int openat(int dirfd, const char *path, int flags, ...)
     return REAL("openat", int (*)(int, const char *, int, ...))(dirfd, path, flags, mode);
 }
 
+/* A build with _FORTIFY_SOURCE (a release build) calls this one instead. */
+int __openat_2(int dirfd, const char *path, int flags)
+{
+    if (strncmp(path, "deal", 4) == 0)
+        note("o", path);
+    return REAL("__openat_2", int (*)(int, const char *, int))(dirfd, path, flags);
+}
+
 int EVP_DigestFinal_ex(EVP_MD_CTX *ctx, unsigned char *out, unsigned int *len)
 {
     note("f", "-");
@@ -95,6 +103,8 @@ def first_deal(log, names):
         if what == "f":
             break
         took[names.index(name)] = tid
+    # The shim must have seen the opens, or every test on the deal is empty.
+    assert took, "the shim logged no open: does ksum open files another way?"
     return took
 
 
