@@ -155,14 +155,8 @@ static int cv_finish(void *st, const mode_params *p, uint64_t outlen, int xof)
 static void cv_squeeze(void *st, uint8_t *out, size_t len)
 {
     cv_part *c = st;
-    size_t held = c->count * c->k.leaves.cv_len;
-    size_t give = c->taken < held ? held - c->taken : 0;
 
-    if (give > len)
-        give = len;
-    memcpy(out, c->cvs + c->taken, give);
-    memset(out + give, 0, len - give);   /* past the CVs: zeros */
-    c->taken += give;
+    tree_give_cvs(c->cvs, c->count * c->k.leaves.cv_len, &c->taken, out, len);
 }
 
 static void cv_attach_workers(void *st, worker_pool *pool, unsigned threads)

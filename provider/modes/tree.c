@@ -2,7 +2,7 @@
 #include "tree.h"
 
 #include <stdlib.h>
-
+#include <string.h>
 
 void tree_leaves_init(tree_leaves *t, size_t leaf_len, unsigned rate,
                       unsigned rounds, uint8_t domain, unsigned cv_len)
@@ -149,4 +149,17 @@ void tree_leaves_finish(tree_leaves *t, sponge *final)
 {
     if (t->fill > 0)
         emit_leaf(t, final);
+}
+
+void tree_give_cvs(const uint8_t *cvs, size_t held, size_t *taken, uint8_t *out,
+                   size_t len)
+{
+    size_t give = *taken < held ? held - *taken : 0;
+
+    if (give > len)
+        give = len;
+    if (give > 0)   /* no CVs held may mean no buffer at all */
+        memcpy(out, cvs + *taken, give);
+    memset(out + give, 0, len - give);
+    *taken += give;
 }

@@ -51,4 +51,9 @@ void tree_leaves_set_workers(tree_leaves *t, worker_pool *pool, unsigned threads
 /* A partly filled leaf becomes the last one. */
 void tree_leaves_finish(tree_leaves *t, sponge *final);
 
+/* A part's squeeze: the next len bytes of the held CVs (held bytes from
+ * cvs, *taken of them given already), zeros past them. */
+void tree_give_cvs(const uint8_t *cvs, size_t held, size_t *taken, uint8_t *out,
+                   size_t len);
+
 #endif
