@@ -305,21 +305,14 @@ static const char *error_text(int err)
     }
 }
 
-void print_message_name(FILE *f, const char *name)
-{
-    if (name[0] == '\0')
-        fputs("''", f);
-    else
-        print_name(f, name, name_needs_escape(name));
-}
-
 void report_error(const char *name, int err, const char *why)
 {
     char reason[512];
     FILE *f = message_stream();
 
-    fputs("ksum: ", f);
-    print_message_name(f, name);
+    /* an empty name as '': "ksum: : No such file" says nothing */
+    fputs(name[0] == '\0' ? "ksum: ''" : "ksum: ", f);
+    print_name(f, name, name_needs_escape(name));
     if (err == KSUM_EHASH) {
         if (why == NULL)
             openssl_reason(reason, sizeof reason);
@@ -333,7 +326,6 @@ void report_error(const char *name, int err, const char *why)
     }
 }
 
-
 /* ---- usage errors ---- */
 
 void usage_hint(void)
@@ -343,13 +335,7 @@ void usage_hint(void)
 
 int bad_value(const char *what, const char *value, const char *why)
 {
-    FILE *f = message_stream();
-
-    fprintf(f, "ksum: invalid %s '", what);
-    print_name(f, value, name_needs_escape(value));
-    fprintf(f, "': %s\n", why);
-    usage_hint();
-    return 0;
+    return usage_error("invalid %s '%s': %s", what, value, why);
 }
 
 /* "ksum: MESSAGE" on one line: a message names files, records and the

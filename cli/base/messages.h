@@ -34,9 +34,6 @@
  * its line starts with a backslash. */
 int name_needs_escape(const char *name);
 void print_name(FILE *f, const char *name, int escape);
-/* A name inside a message: escaped when it needs it, and '' when empty
- * ("ksum: : No such file" says nothing), as sha256sum shows it. */
-void print_message_name(FILE *f, const char *name);
 /* n names joined by tabs (TupleHash's files), escaped when escape is set,
  * which it must be when names_need_escape: literal tabs are then only
  * between names. */
@@ -67,7 +64,8 @@ int output_ok(void);
 /* At exit: flushes and closes standard output; 1 when all was written. */
 int output_close(void);
 
-/* "ksum: NAME: reason" on stderr.  For KSUM_EHASH the reason is `why`, or
+/* "ksum: NAME: reason" on stderr, NAME escaped when it needs it and ''
+ * when empty, as sha256sum shows it.  For KSUM_EHASH the reason is `why`, or
  * when that is NULL, this thread's OpenSSL errors; for the others, `why`
  * (when not NULL) follows the reason. */
 void report_error(const char *name, int err, const char *why);

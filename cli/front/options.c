@@ -24,14 +24,6 @@
 
 /* ---- what the options set ---- */
 
-/* For secrets: what was wrong, never the value. */
-static int bad_secret(const char *what, const char *why)
-{
-    fprintf(message_stream(), "ksum: invalid %s: %s\n", what, why);
-    usage_hint();
-    return 0;
-}
-
 /* A decimal count in [min, max]. */
 static int parse_count(const char *what, const char *s, size_t min, size_t max,
                        size_t *out)
@@ -48,14 +40,10 @@ static int parse_count(const char *what, const char *s, size_t min, size_t max,
     v = strtoull(s, &end, 10);
     if (*end != '\0')
         return bad_value(what, s, not_number);
-    if (errno == ERANGE || v > max || v < min) {
-        char range[80];
-        if (v < min)
-            snprintf(range, sizeof range, "must be at least %zu", min);
-        else
-            snprintf(range, sizeof range, "too large (at most %zu)", max);
-        return bad_value(what, s, range);
-    }
+    if (v < min)
+        return usage_error("invalid %s '%s': must be at least %zu", what, s, min);
+    if (errno == ERANGE || v > max)
+        return usage_error("invalid %s '%s': too large (at most %zu)", what, s, max);
     *out = (size_t)v;
     return 1;
 }
@@ -74,33 +62,25 @@ static int set_key(options *o, const option_row *row, const char *s)
     (void)row;
     forget_key(o);
     if (n % 2 != 0)
-        return bad_secret("key", "odd number of hex digits (the key is not shown)");
+        return usage_error("invalid key: %s", "odd number of hex digits (the key is not shown)");
     if ((o->key = OPENSSL_malloc(n / 2 + 1)) == NULL)
-        return bad_secret("key", "out of memory");
+        return usage_error("invalid key: %s", "out of memory");
     if (!hex_decode(s, n, o->key, &o->key_len)) {
         forget_key(o);
-        return bad_secret("key", "not hexadecimal (the key is not shown)");
+        return usage_error("invalid key: %s", "not hexadecimal (the key is not shown)");
     }
     return 1;
 }
 
-/* "ksum: BEFORE PATH AFTER", the path escaped; returns 0. */
-static int key_file_message(const char *before, const char *path, const char *after)
+/* A path inside a message: '' when empty, as report_error shows it. */
+static const char *shown(const char *path)
 {
-    FILE *f = message_stream();
-
-    fprintf(f, "ksum: %s", before);
-    print_message_name(f, path);
-    fprintf(f, "%s\n", after);
-    return 0;
+    return path[0] == '\0' ? "''" : path;
 }
 
 static int key_file_error(const char *path, int err)
 {
-    char why[256];
-
-    snprintf(why, sizeof why, ": %s", strerror(err));
-    return key_file_message("--key-file: ", path, why);
+    return message_fail("--key-file: %s: %s", shown(path), strerror(err));
 }
 
 /* Raw key bytes, so a key need not appear in ps or shell history.  Messages
@@ -116,9 +96,8 @@ static int set_key_file(options *o, const option_row *row, const char *path)
     /* Not standard input: it may be the data as well (no FILE, a FILE -, a
      * check list), which would then be hashed empty, or the key be data. */
     if (strcmp(path, "-") == 0)
-        return key_file_message("--key-file: ", path,
-                                ": standard input is not read for a key; name a file "
-                                "(/dev/stdin when the data is in files)");
+        return message_fail("--key-file: -: standard input is not read for a key; "
+                            "name a file (/dev/stdin when the data is in files)");
     fd = open(path, O_RDONLY);
     if (fd < 0 || fstat(fd, &st) != 0) {
         int err = errno;
@@ -127,7 +106,7 @@ static int set_key_file(options *o, const option_row *row, const char *path)
         return key_file_error(path, err);
     }
     if (S_ISREG(st.st_mode) && (st.st_mode & (S_IRWXG | S_IRWXO)) != 0)
-        key_file_message("WARNING: key file ", path, " is accessible by others");
+        message_fail("WARNING: key file %s is accessible by others", shown(path));
     if ((o->key = OPENSSL_malloc(MAX_KEY_FILE + 1)) != NULL)
         while ((n = read(fd, o->key + o->key_len, MAX_KEY_FILE + 1 - o->key_len)) > 0)
             o->key_len += (size_t)n;
@@ -138,7 +117,7 @@ static int set_key_file(options *o, const option_row *row, const char *path)
     }
     close(fd);
     if (o->key_len > (size_t)MAX_KEY_FILE)
-        return key_file_message("--key-file: ", path, ": key file larger than 1 MiB");
+        return message_fail("--key-file: %s: key file larger than 1 MiB", shown(path));
     return 1;
 }
 
@@ -275,10 +254,8 @@ static int add_exclude(options *o, const option_row *row, const char *arg)
     char **more = realloc(o->excludes, (o->nexcludes + 1) * sizeof *more);
 
     (void)row;
-    if (more == NULL) {
-        fprintf(message_stream(), "ksum: out of memory\n");
-        return 0;
-    }
+    if (more == NULL)
+        return message_fail("out of memory");
     o->excludes = more;
     o->excludes[o->nexcludes++] = (char *)arg;
     return 1;
@@ -649,8 +626,7 @@ int options_parse(options *o, int argc, char **argv)
     if (longs == NULL || shorts == NULL || o->choices == NULL) {
         free(longs);
         free(shorts);
-        fprintf(message_stream(), "ksum: out of memory\n");
-        return 0;
+        return message_fail("out of memory");
     }
     while (ok && !o->version && (c = getopt_long(argc, argv, shorts, longs, NULL)) != -1)
         ok = parse_one(o, c, optarg);

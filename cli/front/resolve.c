@@ -164,14 +164,10 @@ int options_judge(options *o)
  * walk or a list, of any length, cannot be its tuple. */
 static int check_walk_algorithm(const options *o, const resolved *r)
 {
-    if ((o->recursive || o->files_from || o->tree) && (r->facts.takes & TAKES_ELEMENTS)) {
-        fprintf(message_stream(), "ksum: %s cannot be used with %s, which hashes "
-                "the FILEs as one tuple\n",
-                o->recursive ? "--recursive" : o->files_from ? "--files-from" : "--tree",
-                r->alg->name);
-        usage_hint();
-        return 0;
-    }
+    if ((o->recursive || o->files_from || o->tree) && (r->facts.takes & TAKES_ELEMENTS))
+        return usage_error("%s cannot be used with %s, which hashes the FILEs as one tuple",
+                           o->recursive ? "--recursive" : o->files_from ? "--files-from"
+                           : "--tree", r->alg->name);
     return 1;
 }
 
@@ -182,17 +178,6 @@ static int raw_has_one_sum(const options *o, const resolved *r)
         (o->files[1] == NULL && !o->recursive && o->files_from == NULL))
         return 1;
     return usage_error("the --raw option is not supported with multiple files");
-}
-
-static int unknown_algorithm(const char *name)
-{
-    FILE *f = message_stream();
-
-    fputs("ksum: unknown algorithm '", f);
-    print_name(f, name, name_needs_escape(name));
-    fputs("'\n", f);
-    usage_hint();
-    return 0;
 }
 
 /* Each algorithm once: a second switch for it (--k12 --kt128) adds
@@ -218,12 +203,10 @@ static int add_named(resolved *r, OSSL_LIB_CTX *lib, const char *names)
         size_t len = strcspn(at, ",");
         char *name = OPENSSL_strndup(at, len);
         const algorithm *a = name != NULL ? algorithm_lookup(lib, name) : NULL;
-        if (name == NULL) {
-            fprintf(message_stream(), "ksum: out of memory\n");
-            return 0;
-        }
+        if (name == NULL)
+            return message_fail("out of memory");
         if (a == NULL) {
-            unknown_algorithm(name);
+            usage_error("unknown algorithm '%s'", name);
             OPENSSL_free(name);
             return 0;
         }
@@ -235,13 +218,15 @@ static int add_named(resolved *r, OSSL_LIB_CTX *lib, const char *names)
     }
 }
 
-/* "SHA3-256", or "any of SHA3-256, SHAKE128". */
-static void print_algorithms(FILE *f, const resolved *r)
+/* "SHA3-256", or "any of SHA3-256, SHAKE128", in buf. */
+static const char *algorithms_text(const resolved *r, char *buf, size_t size)
 {
-    if (r->nalgs > 1)
-        fputs("any of ", f);
-    for (size_t i = 0; i < r->nalgs; i++)
-        fprintf(f, "%s%s", i > 0 ? ", " : "", r->algs[i]->name);
+    size_t n = (size_t)snprintf(buf, size, "%s", r->nalgs > 1 ? "any of " : "");
+
+    for (size_t i = 0; i < r->nalgs && n < size; i++)
+        n += (size_t)snprintf(buf + n, size - n, "%s%s", i > 0 ? ", " : "",
+                              r->algs[i]->name);
+    return buf;
 }
 
 /* An option none of the algorithms takes is an error, not ignored; with
@@ -253,35 +238,22 @@ static void print_algorithms(FILE *f, const resolved *r)
 static int check_applicable(const options *o, const resolved *r)
 {
     unsigned extra = o->given & ~r->takes_any;
-    FILE *f;
+    char names[OPTIONS_ALGS_MAX * ALGORITHM_TAG_MAX];
 
-    if ((o->given & TAKES_KEY) && o->check && !o->alg_given) {
-        fprintf(message_stream(), "ksum: option %s needs a keyed algorithm: "
-                "--kmac128 or --kmac256\n", option_name(o, TAKES_KEY));
-        usage_hint();
-        return 0;
-    }
+    if ((o->given & TAKES_KEY) && o->check && !o->alg_given)
+        return usage_error("option %s needs a keyed algorithm: --kmac128 or --kmac256",
+                           option_name(o, TAKES_KEY));
     /* With a key, check mode verifies keyed lines only: an unkeyed
      * algorithm beside the KMAC would let its lines pass for keyed ones. */
     for (size_t i = 0; (o->given & TAKES_KEY) && o->check && i < r->nalgs; i++)
-        if (!(r->facts_of[i].takes & TAKES_KEY)) {
-            fprintf(message_stream(), "ksum: option %s verifies only KMAC lines: "
-                    "%s takes no key\n", option_name(o, TAKES_KEY), r->algs[i]->name);
-            usage_hint();
-            return 0;
-        }
+        if (!(r->facts_of[i].takes & TAKES_KEY))
+            return usage_error("option %s verifies only KMAC lines: %s takes no key",
+                               option_name(o, TAKES_KEY), r->algs[i]->name);
     if (extra == 0 || (o->check && !o->alg_given))
         return 1;
-    for (unsigned bit = 1; bit != 0; bit <<= 1)
-        if (extra & bit) {
-            f = message_stream();
-            fprintf(f, "ksum: option %s does not apply to ", option_name(o, bit));
-            print_algorithms(f, r);
-            fputc('\n', f);
-            usage_hint();
-            return 0;
-        }
-    return 1;
+    /* the lowest bit: the first of them */
+    return usage_error("option %s does not apply to %s", option_name(o, extra & -extra),
+                       algorithms_text(r, names, sizeof names));
 }
 
 /* Several algorithms print one tagged line each per file; TupleHash's one
@@ -291,20 +263,13 @@ static int check_several(const options *o, resolved *r)
     if (r->nalgs < 2 || o->check)
         return 1;
     for (size_t i = 0; i < r->nalgs; i++)
-        if (r->facts_of[i].takes & TAKES_ELEMENTS) {
-            fprintf(message_stream(), "ksum: %s hashes all the FILEs as one tuple: "
-                    "it cannot be computed with other algorithms\n",
-                    r->algs[i]->name);
-            usage_hint();
-            return 0;
-        }
-    if (o->untagged || o->no_names || o->raw) {
-        fprintf(message_stream(), "ksum: %s cannot be used with several algorithms: "
-                "each line names its algorithm\n",
-                o->untagged ? "--untagged" : o->no_names ? "--no-names" : "--raw");
-        usage_hint();
-        return 0;
-    }
+        if (r->facts_of[i].takes & TAKES_ELEMENTS)
+            return usage_error("%s hashes all the FILEs as one tuple: it cannot be "
+                               "computed with other algorithms", r->algs[i]->name);
+    if (o->untagged || o->no_names || o->raw)
+        return usage_error("%s cannot be used with several algorithms: each line names "
+                           "its algorithm",
+                           o->untagged ? "--untagged" : o->no_names ? "--no-names" : "--raw");
     return 1;
 }
 
@@ -352,9 +317,7 @@ static int values_accepted_by(const options *o, OSSL_LIB_CTX *lib,
     }
     if ((ok = hasher_try(lib, alg, o, o->given, why, sizeof why)) != 0)
         return ok > 0;
-    message_fail("%s refuses the options given: %s", alg->name, why);
-    usage_hint();
-    return 0;
+    return usage_error("%s refuses the options given: %s", alg->name, why);
 }
 
 /* Each algorithm judges the values it takes. */
