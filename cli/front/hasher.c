@@ -3,7 +3,6 @@
 
 #include <openssl/core_names.h>
 #include <openssl/err.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -213,8 +212,7 @@ static int open_with(hasher *h, OSSL_LIB_CTX *lib, const algorithm *alg,
     h->xof = (h->facts.takes & given & TAKES_XOF) && o->xof;
     if (!build_params(h, o, given)) {
         if (!quiet)
-            fprintf(message_stream(), "ksum: %s: more than %d parameters to send\n",
-                    alg->name, HASHER_PARAMS_MAX);
+            message_fail("%s: more than %d parameters to send", alg->name, HASHER_PARAMS_MAX);
         return open_failed(h);
     }
     return 1;
@@ -272,8 +270,7 @@ int hasher_set_open(hasher_set *s, OSSL_LIB_CTX *lib, const options *o,
         s->sum_bytes += h->size;
         if ((s->sums[s->n] = malloc(h->size)) == NULL) {
             hasher_close(h);
-            fprintf(message_stream(), "ksum: out of memory\n");
-            return 0;
+            return message_fail("out of memory");
         }
     }
     return 1;
@@ -322,14 +319,17 @@ int hasher_announce(hasher *h, uint64_t len)
     return EVP_MD_CTX_set_params(h->md_ctx, p);
 }
 
+/* Reads one parameter of h's context: p0 says which, and where to. */
+static int get_param(hasher *h, OSSL_PARAM p0)
+{
+    OSSL_PARAM p[] = {p0, OSSL_PARAM_END};
+
+    return h->mac ? EVP_MAC_CTX_get_params(h->mac_ctx, p) : EVP_MD_CTX_get_params(h->md_ctx, p);
+}
+
 int hasher_squeeze(hasher *h, uint8_t *out, size_t len)
 {
-    OSSL_PARAM p[] = {OSSL_PARAM_construct_octet_string(KSUM_PARAM_SQUEEZE, out, len),
-                      OSSL_PARAM_END};
-
-    if (h->mac)
-        return EVP_MAC_CTX_get_params(h->mac_ctx, p);
-    return EVP_MD_CTX_get_params(h->md_ctx, p);
+    return get_param(h, OSSL_PARAM_construct_octet_string(KSUM_PARAM_SQUEEZE, out, len));
 }
 
 /* The slots exist already, or there is room (build_params leaves some):
@@ -375,11 +375,8 @@ static int copy_backend(const char *chosen, char *name, size_t size)
 size_t hasher_batch_prefix(hasher *h)
 {
     uint64_t prefix = 0;
-    OSSL_PARAM p[] = {OSSL_PARAM_construct_uint64(KSUM_PARAM_BATCH_PREFIX, &prefix),
-                      OSSL_PARAM_END};
     int ok = (h->facts.takes & TAKES_BATCH) &&
-             (h->mac ? EVP_MAC_CTX_get_params(h->mac_ctx, p)
-                     : EVP_MD_CTX_get_params(h->md_ctx, p));
+             get_param(h, OSSL_PARAM_construct_uint64(KSUM_PARAM_BATCH_PREFIX, &prefix));
 
     if (!ok) {
         ERR_clear_error();   /* a context that batches nothing: not an error */
@@ -391,9 +388,7 @@ size_t hasher_batch_prefix(hasher *h)
 unsigned hasher_lanes(hasher *h)
 {
     unsigned lanes = 0;
-    OSSL_PARAM p[] = {OSSL_PARAM_construct_uint(KSUM_PARAM_LANES, &lanes), OSSL_PARAM_END};
-    int ok = h->mac ? EVP_MAC_CTX_get_params(h->mac_ctx, p)
-                    : EVP_MD_CTX_get_params(h->md_ctx, p);
+    int ok = get_param(h, OSSL_PARAM_construct_uint(KSUM_PARAM_LANES, &lanes));
 
     if (!ok)
         ERR_clear_error();
