@@ -65,29 +65,19 @@ int hex_decode(const char *text, size_t n, uint8_t *out, size_t *len)
 
 /* A table, not comparisons: on random digests (ksum --combine reads
  * megabytes of them) the branches were mispredicted at every character.
- * -1: not a base64 digit. */
+ * The table holds each digit's value plus one, so that what it leaves out,
+ * 0, is not a digit; -1 then. */
+#define RUN2(c, v) [c] = (v), [(c) + 1] = (v) + 1
+#define RUN8(c, v) RUN2(c, v), RUN2((c) + 2, (v) + 2), RUN2((c) + 4, (v) + 4), \
+                   RUN2((c) + 6, (v) + 6)
+#define RUN26(c, v) RUN8(c, v), RUN8((c) + 8, (v) + 8), RUN8((c) + 16, (v) + 16), \
+                    RUN2((c) + 24, (v) + 24)
 static int base64_value(char c)
 {
-    static const int8_t values[256] = {
-        -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-        -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-        -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 62, -1, -1, -1, 63,
-        52, 53, 54, 55, 56, 57, 58, 59, 60, 61, -1, -1, -1, -1, -1, -1,
-        -1,  0,  1,  2,  3,  4,  5,  6,  7,  8,  9, 10, 11, 12, 13, 14,
-        15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, -1, -1, -1, -1, -1,
-        -1, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40,
-        41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, -1, -1, -1, -1, -1,
-        /* 0x80..0xFF */
-        -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-        -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-        -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-        -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-        -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-        -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-        -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-        -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-    };
-    return values[(unsigned char)c];
+    static const int8_t values[256] = {RUN26('A', 1), RUN26('a', 27), RUN8('0', 53),
+                                       RUN2('8', 61), ['+'] = 63, ['/'] = 64};
+
+    return values[(unsigned char)c] - 1;
 }
 
 /* The last quantum, with its padding: 1, 2 or 3 bytes at out. */
