@@ -51,7 +51,7 @@ static OSSL_LIB_CTX *ksumprov_context(OSSL_PROVIDER **prov)
     ERR_clear_error();
     ERR_raise(ERR_LIB_USER, 1);
     if (ERR_peek_error() == 0) {
-        fprintf(message_stream(), "ksum: cannot start OpenSSL: out of memory\n");
+        message_fail("cannot start OpenSSL: out of memory");
         return NULL;
     }
     ERR_clear_error();
@@ -62,7 +62,7 @@ static OSSL_LIB_CTX *ksumprov_context(OSSL_PROVIDER **prov)
         /* Nothing queued: an allocation failed where OpenSSL says none. */
         if (openssl_reason(why, sizeof why) || strcmp(why, "no reason given") == 0)
             snprintf(why, sizeof why, "out of memory");
-        fprintf(message_stream(), "ksum: cannot load the ksumprov provider: %s\n", why);
+        message_fail("cannot load the ksumprov provider: %s", why);
         OSSL_LIB_CTX_free(lib);
         return NULL;
     }
@@ -76,15 +76,12 @@ static void report_backend(OSSL_LIB_CTX *lib)
 {
     const char *want = getenv("KSUM_SIMD");
     char chosen[64];
-    FILE *f;
 
     if (want == NULL || *want == '\0' || strcmp(want, "auto") == 0 ||
         !hasher_backend(lib, chosen, sizeof chosen, NULL) || strcmp(want, chosen) == 0)
         return;
-    f = message_stream();
-    fputs("ksum: KSUM_SIMD=", f);
-    print_name(f, want, name_needs_escape(want));
-    fprintf(f, " is not a backend this build and CPU can run; using %s\n", chosen);
+    message_fail("KSUM_SIMD=%s is not a backend this build and CPU can run; using %s", want,
+                 chosen);
 }
 
 /* --version: ksum's and OpenSSL's, and the Keccak kernel ksumprov runs

@@ -130,19 +130,16 @@ static int parse_byte(const char *what, const char *s, size_t *out)
     unsigned long v = 0;
     size_t n = 0;
 
-    for (; digits[n] != '\0'; n++) {
-        int d = hex ? hex_value(digits[n]) : isdigit((unsigned char)digits[n])
-                                                 ? digits[n] - '0' : -1;
+    for (int d; digits[n] != '\0'; n++) {
+        d = hex ? hex_value(digits[n]) : isdigit((unsigned char)digits[n]) ? digits[n] - '0' : -1;
         if (d < 0)
-            return bad_value(what, s, "not a number (decimal, or "
-                             "hexadecimal after 0x, e.g. 0x1F)");
+            break;
         v = v * (hex ? 16 : 10) + (unsigned long)d;
         if (v > 0xFF)
             v = 0x100;  /* out of range already, and no overflow */
     }
-    if (n == 0)
-        return bad_value(what, s, "not a number (decimal, or hexadecimal "
-                         "after 0x, e.g. 0x1F)");
+    if (n == 0 || digits[n] != '\0')
+        return bad_value(what, s, "not a number (decimal, or hexadecimal after 0x, e.g. 0x1F)");
     if (v > 0xFF)
         return bad_value(what, s, "not a byte");
     *out = v;    /* its range is the provider's to judge */
