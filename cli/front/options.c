@@ -315,30 +315,13 @@ static const option_row *row_at(int at)
     return NULL;
 }
 
-/* How many places: the highest help_at, or with others, the highest n of
- * the options named n-th among the others (help_at -n). */
-static int places(int others)
-{
-    int most = 0;
-
-    for (size_t i = 0; i < option_row_count; i++) {
-        int place = others ? -option_rows[i].help_at : option_rows[i].help_at;
-        if (place > most)
-            most = place;
-    }
-    return most;
-}
-
 /* The common options, one line each (some name several), their texts from
  * column 28, or after two spaces when the names reach further. */
 static void print_common_options(void)
 {
     const option_row *r, *next;
-    int last = places(0);
 
-    for (int at = 1; at <= last; at++) {
-        if ((r = row_at(at)) == NULL || r->help == NULL)
-            continue;
+    for (int at = 1; (r = row_at(at)) != NULL; at++) {
         int column = printf("  %s", r->shorts[0] != '\0' ? "" : "    ") + print_row_names(r);
         for (; (next = row_at(at + 1)) != NULL && next->help == NULL; at++)
             column += printf(", ") + print_row_names(next);
@@ -370,15 +353,13 @@ static void print_word(int *column, const char *word, int len)
 static void print_other_options(const char *text)
 {
     const option_row *r;
-    int column = 0, last = places(1);
+    int column = 0;
     char word[64];
 
     print_word(&column, "The other options", 17);
-    for (int n = 1; n <= last; n++) {
-        if ((r = row_at(-n)) == NULL)
-            continue;
+    for (int n = 1; (r = row_at(-n)) != NULL; n++) {
         snprintf(word, sizeof word, "%s%s%s", n == 1 ? "(" : "", r->name,
-                 n == last ? ")," : ",");
+                 row_at(-n - 1) == NULL ? ")," : ",");
         print_word(&column, word, (int)strlen(word));
     }
     for (const char *w = text; *w != '\0'; w += strspn(w, " ")) {
@@ -440,7 +421,8 @@ static int show(options *o, const option_row *row, const char *arg)
 #define PARAM(i, key, type, what) TAKES_PARAM(i), key, type, what
 /* Its place in --help: line at of the common options (from 1) with text,
  * its names on the line of the option at at - 1, or named n-th among the
- * other options. */
+ * other options.  Both are numbered from 1 without a gap: the first
+ * number no row has ends them. */
 #define HELP(at, text) at, text
 #define BESIDE(at) at, NULL
 #define OTHER(n) -(n), NULL

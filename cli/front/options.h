@@ -69,7 +69,8 @@ struct option_row {
     param_type type;        /* its type */
     const char *what;       /* its value in messages: "invalid block size" */
     int help_at;            /* its line among --help's common options,
-                               from 1; -n: named n-th among the others */
+                               from 1; -n: named n-th among the others;
+                               either numbered without a gap */
     const char *help;       /* its text there; NULL: its names go on the
                                line of the option at help_at - 1 */
 };
