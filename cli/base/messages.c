@@ -308,22 +308,21 @@ static const char *error_text(int err)
 void report_error(const char *name, int err, const char *why)
 {
     char reason[512];
-    FILE *f = message_stream();
-
     /* an empty name as '': "ksum: : No such file" says nothing */
-    fputs(name[0] == '\0' ? "ksum: ''" : "ksum: ", f);
-    print_name(f, name, name_needs_escape(name));
+    const char *shown = name[0] == '\0' ? "''" : name;
+    FILE *f;
+
     if (err == KSUM_EHASH) {
         if (why == NULL)
             openssl_reason(reason, sizeof reason);
-        fputs(": hashing failed: ", f);
-        why = why != NULL ? why : reason;
-        print_name(f, why, name_needs_escape(why));
-        fputc('\n', f);
-    } else {
-        fprintf(f, ": %s%s%s\n", error_text(err), why != NULL ? ": " : "",
-                why != NULL ? why : "");
+        message_fail("%s: hashing failed: %s", shown, why != NULL ? why : reason);
+        return;
     }
+    /* here why follows the reason as given, unescaped */
+    f = message_stream();
+    fputs("ksum: ", f);
+    print_name(f, shown, name_needs_escape(shown));
+    fprintf(f, ": %s%s%s\n", error_text(err), why != NULL ? ": " : "", why != NULL ? why : "");
 }
 
 /* ---- usage errors ---- */
