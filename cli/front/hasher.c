@@ -143,7 +143,8 @@ static unsigned takes_of(const OSSL_PARAM *settable)
     return takes;
 }
 
-void algorithm_facts_of(EVP_MD *md, EVP_MAC *mac, algorithm_facts *f)
+/* What EVP says of a fetched EVP_MD or EVP_MAC (one of them NULL). */
+static void algorithm_facts_of(EVP_MD *md, EVP_MAC *mac, algorithm_facts *f)
 {
     OSSL_PARAM p[] = {OSSL_PARAM_construct_size_t(KSUM_PARAM_DEFAULT_SIZE,
                                                   &f->default_size),

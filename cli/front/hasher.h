@@ -36,9 +36,6 @@ typedef struct algorithm_facts {
 /* Asks EVP about a (fetched from lib); 0 with a message when it cannot. */
 int algorithm_describe(OSSL_LIB_CTX *lib, const algorithm *a, algorithm_facts *f);
 
-/* The same from a fetched EVP_MD or EVP_MAC (one of them NULL). */
-void algorithm_facts_of(EVP_MD *md, EVP_MAC *mac, algorithm_facts *f);
-
 typedef struct hasher {
     const algorithm *alg;
     OSSL_LIB_CTX *lib;    /* fetched from */
