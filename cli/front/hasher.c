@@ -3,6 +3,7 @@
 
 #include <openssl/core_names.h>
 #include <openssl/err.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -364,15 +365,6 @@ void hasher_join(hasher *h, uint64_t id)
         s->p[--s->n] = OSSL_PARAM_construct_end();
 }
 
-/* The name a context's "backend" points to, copied into name. */
-static int copy_backend(const char *chosen, char *name, size_t size)
-{
-    if (chosen == NULL || strlen(chosen) >= size)
-        return 0;
-    strcpy(name, chosen);
-    return 1;
-}
-
 size_t hasher_batch_prefix(hasher *h)
 {
     uint64_t prefix = 0;
@@ -408,7 +400,8 @@ int hasher_backend(OSSL_LIB_CTX *lib, char *name, size_t size, unsigned *lanes)
                                                 lanes != NULL ? lanes : &ignored),
                       OSSL_PARAM_END};
     int ok = md != NULL && ctx != NULL && EVP_DigestInit_ex2(ctx, md, NULL) &&
-             EVP_MD_CTX_get_params(ctx, p) && copy_backend(chosen, name, size);
+             EVP_MD_CTX_get_params(ctx, p) && chosen != NULL &&
+             (size_t)snprintf(name, size, "%s", chosen) < size;
 
     EVP_MD_CTX_free(ctx);
     EVP_MD_free(md);
