@@ -290,14 +290,20 @@ typedef struct check_item {
     int tree;               /* its name ends in '/': a directory tree's digest */
 } check_item;
 
+/* What the verdicts and summaries heed, settled once from the options. */
+typedef struct check_style {
+    int status, quiet, warn, strict, ignore_missing;
+    int keyed;                  /* a key was given: every line must be verified */
+    const algorithm *guess;     /* the algorithm of untagged lines, unnamed */
+} check_style;
+
 /* The printing of the items: the verdicts and the summaries, and the
  * lines no worker takes, hashed here. */
 typedef struct check_printer {
-    const options *o;
+    check_style st;
     hasher_cache hashers;
     input in;
     progress *pg;           /* --progress, or NULL */
-    int keyed;
     int stdin_refusal;      /* why a '-' line may not read standard input:
                                KSUM_ESTDIN, a check file is standard input;
                                KSUM_ETTY, it is a terminal (a list must not
@@ -321,13 +327,8 @@ static void print_result(check_printer *c, const check_item *it, const char *wha
         c->stop = KSUM_EWRITE;
 }
 
-/* Constant time: the check file may hold a MAC. */
-static int bytes_equal(const uint8_t *want, const uint8_t *sum, size_t len)
-{
-    return CRYPTO_memcmp(want, sum, len) == 0;
-}
-
-/* Long outputs: squeezed and compared piece by piece. */
+/* Long outputs: squeezed and compared piece by piece, in constant time
+ * (CRYPTO_memcmp) as every digest is: the check file may hold a MAC. */
 static int bytes_equal_streamed(const uint8_t *want, hasher *h, int *equal)
 {
     enum { PIECE = 16384 };
@@ -339,24 +340,11 @@ static int bytes_equal_streamed(const uint8_t *want, hasher *h, int *equal)
         size_t take = h->size - done < PIECE ? h->size - done : PIECE;
         if (!(ok = hasher_squeeze(h, chunk, take)))
             break;
-        *equal &= bytes_equal(want + done, chunk, take);
+        *equal &= CRYPTO_memcmp(want + done, chunk, take) == 0;
         done += take;
     }
     free(chunk);
     return ok;
-}
-
-/* Why the line may not read standard input: it would be the rest of a
- * check file, or the terminal (a list would leave ksum waiting on the
- * user); 0 when it may, or names no '-'. */
-static int stdin_refused(const check_printer *c, const check_item *it, const char **failed)
-{
-    for (size_t i = 0; i < it->n; i++)
-        if (strcmp(it->names[i], "-") == 0) {
-            *failed = it->names[i];
-            return c->stdin_refusal;
-        }
-    return 0;
 }
 
 /* Hashes here, with h, the file (or files) of a line no worker took, and
@@ -368,14 +356,17 @@ static int compare_here(check_printer *c, const check_item *it, hasher *h, int *
     uint8_t *sum = NULL;    /* stays NULL for an output squeezed piece by piece */
     int err;
 
-    if ((err = stdin_refused(c, it, failed)) != 0)
-        return err;
+    for (size_t i = 0; c->stdin_refusal != 0 && i < it->n; i++)
+        if (strcmp(it->names[i], "-") == 0) {
+            *failed = it->names[i];
+            return c->stdin_refusal;
+        }
     *failed = it->names[0];
     hasher_set_size(h, it->d.size);
     if (!hasher_streams(h) && (sum = OPENSSL_malloc(h->size)) == NULL)
         return ENOMEM;
     if (it->tree)
-        err = tree_digest(c->hashers.lib, &it->d, h, it->names[0], &c->in, c->o->status);
+        err = tree_digest(c->hashers.lib, &it->d, h, it->names[0], &c->in, c->st.status);
     else if (h->facts.takes & TAKES_ELEMENTS)
         err = hash_tuple(h, it->names, it->n, &c->in, sum, failed);
     else
@@ -385,7 +376,7 @@ static int compare_here(check_printer *c, const check_item *it, hasher *h, int *
     if (err == 0 && sum == NULL && !bytes_equal_streamed(it->want, h, equal))
         err = KSUM_EHASH;
     else if (err == 0 && sum != NULL)
-        *equal = bytes_equal(it->want, sum, h->size);
+        *equal = CRYPTO_memcmp(it->want, sum, h->size) == 0;
     OPENSSL_free(sum);
     return err;
 }
@@ -417,7 +408,7 @@ static void run_out(check_printer *c, int said)
  * here. */
 static void verify(check_printer *c, const check_item *it, const file_result *r)
 {
-    const options *o = c->o;
+    const check_style *o = &c->st;
     const char *failed = it->names[0], *why = NULL;
     hasher *h;
     int equal = 0, err = it->err;
@@ -429,7 +420,7 @@ static void verify(check_printer *c, const check_item *it, const file_result *r)
     if (err == 0 && r != NULL) {
         why = r->why;
         if ((err = r->err) == 0)
-            equal = bytes_equal(it->want, r->sums, it->d.size);
+            equal = CRYPTO_memcmp(it->want, r->sums, it->d.size) == 0;
     } else if (err == 0 && (h = cache_get(&c->hashers, &it->d)) == NULL) {
         /* memory, as its algorithm was opened when the options were
          * resolved; hasher_open said it */
@@ -820,9 +811,10 @@ static void hint_default(const check_printer *c, const char *file, const counts 
 {
     char tag[ALGORITHM_TAG_MAX];
 
-    if (n->guessed == 0 || n->guessed_ok > 0 || c->o->alg_given || c->o->status)
+    /* guessed counts only lines checked when no algorithm was named */
+    if (n->guessed == 0 || n->guessed_ok > 0 || c->st.status)
         return;
-    algorithm_tag(c->o->evp->alg, 0, tag);
+    algorithm_tag(c->st.guess, 0, tag);
     message_fail("%s: untagged lines were checked as %s, since no algorithm was named; "
                  "name another with -a NAME or its switch (--sha3-512, --k12, ...)",
                  file, tag);
@@ -839,14 +831,14 @@ static void hint_fits(const char *file, const char *fits)
 static int summarize(const check_printer *c, const char *file, const counts *n,
                      const char *fits)
 {
-    const options *o = c->o;
+    const check_style *o = &c->st;
     unsigned long verified = n->matched + n->mismatched + n->unreadable;
-    int all_count = o->strict || c->keyed;
-    const char *one = c->keyed ? "line was not verified" : "line is improperly formatted";
-    const char *many = c->keyed ? "lines were not verified" : "lines are improperly formatted";
+    int all_count = o->strict || o->keyed;
+    const char *one = o->keyed ? "line was not verified" : "line is improperly formatted";
+    const char *many = o->keyed ? "lines were not verified" : "lines are improperly formatted";
 
     if (verified + n->ignored == 0) {
-        if (c->keyed && !o->status)
+        if (o->keyed && !o->status)
             warn_count(file, n->misformatted, one, many);
         message_fail("%s: no properly formatted checksum lines found", file);
         if (!o->status)
@@ -1074,8 +1066,8 @@ static int check_run_open(check_run *run, const options *o, OSSL_LIB_CTX *lib, r
     c->xof_opts.given |= TAKES_XOF;
     c->keyed = (o->given & TAKES_KEY) != 0;
     c->lists = o->files;
-    pr->o = o;
-    pr->keyed = c->keyed;
+    pr->st = (check_style){o->status, o->quiet, o->warn, o->strict, o->ignore_missing,
+                           c->keyed, o->evp->alg};
     pr->ok = 1;
     pr->stdin_refusal = isatty(STDIN_FILENO) ? KSUM_ETTY : 0;
     for (char **f = o->files; *f != NULL; f++)
