@@ -366,7 +366,7 @@ static int compare_here(check_printer *c, const check_item *it, hasher *h, int *
     if (!hasher_streams(h) && (sum = OPENSSL_malloc(h->size)) == NULL)
         return ENOMEM;
     if (it->tree)
-        err = tree_digest(c->hashers.lib, &it->d, h, it->names[0], &c->in, c->st.status);
+        err = tree_digest(&it->d, h, it->names[0], &c->in, c->st.status);
     else if (h->facts.takes & TAKES_ELEMENTS)
         err = hash_tuple(h, it->names, it->n, &c->in, sum, failed);
     else
@@ -1034,8 +1034,7 @@ static void warn_unapplied(const checker *c)
         return;
     for (unsigned bit = 1; unused != 0 && bit <= shaping; bit <<= 1)
         if (unused & bit)
-            fprintf(message_stream(), "ksum: WARNING: option %s applied to no line checked\n",
-                    option_name(c->o, bit));
+            message_fail("WARNING: option %s applied to no line checked", option_name(c->o, bit));
 }
 
 /* A KMAC asked for without a key is checked with the empty key, which
@@ -1101,7 +1100,7 @@ int check_files(const options *o, OSSL_LIB_CTX *lib)
     int ok;
 
     if (run == NULL || !check_run_open(run, o, lib, &r)) {
-        fprintf(message_stream(), "ksum: out of memory\n");
+        message_fail("out of memory");
         if (run != NULL)
             check_run_close(run);
         return 0;

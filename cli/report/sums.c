@@ -167,7 +167,7 @@ static hash_run *hash_run_open(const options *o, OSSL_LIB_CTX *lib, int read_ahe
     if (h == NULL || !hasher_set_open(&h->set, lib, o, o->evp->algs, o->evp->nalgs) ||
         !input_init(&h->in, read_ahead)) {
         if (h == NULL || h->set.n == o->evp->nalgs)
-            fprintf(message_stream(), "ksum: out of memory\n");
+            message_fail("out of memory");
         if (h != NULL)
             hash_run_close(h);
         return NULL;

@@ -460,8 +460,7 @@ int hash_trees(const options *o, OSSL_LIB_CTX *lib)
 
 /* On the printing thread of check mode, a road of its own: the check's
  * workers hash the other lines' files meanwhile. */
-int tree_digest(OSSL_LIB_CTX *lib, const digest_spec *d, hasher *root, const char *path,
-                input *in, int quiet)
+int tree_digest(const digest_spec *d, hasher *root, const char *path, input *in, int quiet)
 {
     char *roots[2] = {(char *)path, NULL};
     struct stat st;
@@ -478,7 +477,7 @@ int tree_digest(OSSL_LIB_CTX *lib, const digest_spec *d, hasher *root, const cha
     f->root = root;
     f->quiet = quiet;
     f->in = in;
-    if (folder_open(f, lib) && fold_roots(f, d->o, roots))
+    if (folder_open(f, root->lib) && fold_roots(f, d->o, roots))
         err = f->ok ? 0 : KSUM_ETREE;
     folder_close(f);
     return err;
