@@ -168,14 +168,6 @@ typedef struct hasher_cache {
 
 #define CACHE_KEYS (2 * algorithm_count)
 
-static int cache_init(hasher_cache *hc, OSSL_LIB_CTX *lib, int quiet)
-{
-    hc->lib = lib;
-    hc->quiet = quiet;
-    hc->hashers = calloc(CACHE_KEYS, sizeof *hc->hashers);
-    return hc->hashers != NULL;
-}
-
 static void cache_free(hasher_cache *hc)
 {
     for (size_t i = 0; hc->hashers != NULL && i < CACHE_KEYS; i++)
@@ -1073,7 +1065,9 @@ static int check_run_open(check_run *run, const options *o, OSSL_LIB_CTX *lib, r
         if (is_standard_input(*f))
             pr->stdin_refusal = KSUM_ESTDIN;
     road_choose(r, o, lib, 1, 1);
-    if (!cache_init(&c->facts, lib, 1) || !cache_init(&pr->hashers, lib, 0) ||
+    c->facts = (hasher_cache){lib, 1, calloc(CACHE_KEYS, sizeof(hasher))};
+    pr->hashers = (hasher_cache){lib, 0, calloc(CACHE_KEYS, sizeof(hasher))};
+    if (c->facts.hashers == NULL || pr->hashers.hashers == NULL ||
         !input_init(&pr->in, r->read_ahead))
         return 0;
     /* A check file may come from anywhere: a device or FIFO it names
