@@ -198,6 +198,13 @@ typedef struct line_plan {
     size_t want;    /* the length the line must have, once known (0: any) */
 } line_plan;
 
+/* What the reading and the printing heed of the options, settled once. */
+typedef struct check_style {
+    int status, quiet, warn, strict, ignore_missing;
+    int keyed;                  /* a key was given: every line must be verified */
+    const algorithm *guess;     /* the default: untagged lines' when none is named */
+} check_style;
+
 /* The reading of the check files, line after line, into items: whichever
  * thread needs the next item reads it (concurrent.h), one at a time. */
 typedef struct checker {
@@ -212,7 +219,7 @@ typedef struct checker {
     int ending;             /* a read error: its summary is next */
     unsigned long lineno;
     int form;               /* of its untagged lines (check.h) */
-    int keyed;              /* a key was given: every line must be verified */
+    const check_style *st;  /* the printer's */
     unsigned applied;       /* TAKES_* of the algorithms of the lines checked */
     char fits[CHECK_TAG_MAX + 320]; /* note_fits's, for the list's summary */
     size_t fit_none;        /* the last hex length note_fits found no fit for */
@@ -281,13 +288,6 @@ typedef struct check_item {
     int keyless;            /* a KMAC line, without a key or a switch */
     int tree;               /* its name ends in '/': a directory tree's digest */
 } check_item;
-
-/* What the verdicts and summaries heed, settled once from the options. */
-typedef struct check_style {
-    int status, quiet, warn, strict, ignore_missing;
-    int keyed;                  /* a key was given: every line must be verified */
-    const algorithm *guess;     /* the algorithm of untagged lines, unnamed */
-} check_style;
 
 /* The printing of the items: the verdicts and the summaries, and the
  * lines no worker takes, hashed here. */
@@ -400,7 +400,7 @@ static void run_out(check_printer *c, int said)
  * here. */
 static void verify(check_printer *c, const check_item *it, const file_result *r)
 {
-    const check_style *o = &c->st;
+    const check_style *st = &c->st;
     const char *failed = it->names[0], *why = NULL;
     hasher *h;
     int equal = 0, err = it->err;
@@ -434,11 +434,11 @@ static void verify(check_printer *c, const check_item *it, const file_result *r)
         run_out(c, 0);
         return;
     }
-    if (err == ENOENT && o->ignore_missing && all_missing(it)) {
+    if (err == ENOENT && st->ignore_missing && all_missing(it)) {
         c->n.ignored++;
     } else if (err != 0) {
         c->n.unreadable++;
-        if (!o->status) {
+        if (!st->status) {
             report_error(failed, err, why);
             print_result(c, it, "FAILED open or read");
         }
@@ -451,7 +451,7 @@ static void verify(check_printer *c, const check_item *it, const file_result *r)
             c->n.mismatched++;
             c->n.guessed += it->guessed;
         }
-        if (!o->status && !(equal && o->quiet))
+        if (!st->status && !(equal && st->quiet))
             print_result(c, it, equal ? "OK" : "FAILED");
     }
 }
@@ -621,16 +621,16 @@ static int line_size(const checker *c, const algorithm_facts *f, line_plan *p,
 
     if (want == 0 && (c->o->given & TAKES_SIZE))
         want = c->o->size;
-    if (want == 0 && c->keyed)
+    if (want == 0 && c->st->keyed)
         want = f->default_size;
     /* --tag writes -BITS for any length but the default: with a key, a tag
      * without it says the default (openssl dgst's XOF lines, which omit
      * the length, have no key). */
-    if (tagged == 0 && c->keyed && l->tag != NULL)
+    if (tagged == 0 && c->st->keyed && l->tag != NULL)
         tagged = f->default_size;
     p->want = want;
     if (tagged != 0 && want != 0 && tagged != want)
-        return c->keyed ? LINE_OTHER_LENGTH : LINE_IMPROPER;
+        return c->st->keyed ? LINE_OTHER_LENGTH : LINE_IMPROPER;
     *size = line_digest(l, tagged != 0 ? tagged : want);
     return *size != 0 ? LINE_CHECKED : LINE_IMPROPER;
 }
@@ -741,7 +741,7 @@ static void note_fits(checker *c, size_t hex)
     size_t start, used;
     algorithm_facts f;
 
-    if (c->fits[0] != '\0' || c->keyed || hex == c->fit_none)
+    if (c->fits[0] != '\0' || c->st->keyed || hex == c->fit_none)
         return;
     start = used = (size_t)snprintf(c->fits, sizeof c->fits, "lines of %zu hex digits fit "
                                     "the default length of ", hex);
@@ -783,7 +783,7 @@ static int line_item(checker *c, check_item *it)
         return 1;
     it->kind = ITEM_IMPROPER;
     /* With a key every line counts: the user hears of each one not verified. */
-    it->say = !c->o->status && (c->o->warn || c->keyed);
+    it->say = !c->st->status && (c->st->warn || c->st->keyed);
     if (it->say)
         fate_text(c, &l, &p, fate, it->why, sizeof it->why);
     return 1;
@@ -823,24 +823,24 @@ static void hint_fits(const char *file, const char *fits)
 static int summarize(const check_printer *c, const char *file, const counts *n,
                      const char *fits)
 {
-    const check_style *o = &c->st;
+    const check_style *st = &c->st;
     unsigned long verified = n->matched + n->mismatched + n->unreadable;
-    int all_count = o->strict || o->keyed;
-    const char *one = o->keyed ? "line was not verified" : "line is improperly formatted";
-    const char *many = o->keyed ? "lines were not verified" : "lines are improperly formatted";
+    int all_count = st->strict || st->keyed;
+    const char *one = st->keyed ? "line was not verified" : "line is improperly formatted";
+    const char *many = st->keyed ? "lines were not verified" : "lines are improperly formatted";
 
     if (verified + n->ignored == 0) {
-        if (o->keyed && !o->status)
+        if (st->keyed && !st->status)
             warn_count(file, n->misformatted, one, many);
         message_fail("%s: no properly formatted checksum lines found", file);
-        if (!o->status)
+        if (!st->status)
             hint_fits(file, fits);
         return 0;
     }
-    if (!o->status) {
+    if (!st->status) {
         hint_default(c, file, n);
         warn_count(file, n->misformatted, one, many);
-        if (o->warn)
+        if (st->warn)
             hint_fits(file, fits);
         warn_count(file, n->lines_unread, "line could not be read",
                    "lines could not be read");
@@ -853,12 +853,12 @@ static int summarize(const check_printer *c, const char *file, const counts *n,
                    "can compute",
                    "KMAC lines were checked with the empty key (no key given), which anyone "
                    "can compute");
-        if (o->ignore_missing && verified == 0)
+        if (st->ignore_missing && verified == 0)
             message_fail("%s: no file was verified", file);
     }
     return n->mismatched == 0 && n->unreadable == 0 && n->lines_unread == 0 &&
            !(all_count && n->misformatted > 0) &&
-           !(o->ignore_missing && verified == 0);
+           !(st->ignore_missing && verified == 0);
 }
 
 /* ---- the check files on the road ---- */
@@ -925,7 +925,7 @@ static void list_item(checker *c, check_item *it)
         list_failed(it, c->path, err);  /* e.g. a directory */
     } else if (got != LINE_OK) {
         it->kind = ITEM_UNREAD;
-        it->say = !c->o->status;
+        it->say = !c->st->status;
         snprintf(it->why, sizeof it->why, "line could not be read: %s",
                  strerror(got == LINE_TOO_LONG ? ENOMEM : err));
         /* After a read error, where the next line would start is unknown. */
@@ -1055,10 +1055,10 @@ static int check_run_open(check_run *run, const options *o, OSSL_LIB_CTX *lib, r
     c->xof_opts = *o;
     c->xof_opts.xof = 1;
     c->xof_opts.given |= TAKES_XOF;
-    c->keyed = (o->given & TAKES_KEY) != 0;
+    c->st = &pr->st;
     c->lists = o->files;
     pr->st = (check_style){o->status, o->quiet, o->warn, o->strict, o->ignore_missing,
-                           c->keyed, o->evp->alg};
+                           (o->given & TAKES_KEY) != 0, o->evp->alg};
     pr->ok = 1;
     pr->stdin_refusal = isatty(STDIN_FILENO) ? KSUM_ETTY : 0;
     for (char **f = o->files; *f != NULL; f++)
