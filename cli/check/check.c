@@ -168,14 +168,6 @@ typedef struct hasher_cache {
 
 #define CACHE_KEYS (2 * algorithm_count)
 
-static int cache_init(hasher_cache *hc, OSSL_LIB_CTX *lib, int quiet)
-{
-    hc->lib = lib;
-    hc->quiet = quiet;
-    hc->hashers = calloc(CACHE_KEYS, sizeof *hc->hashers);
-    return hc->hashers != NULL;
-}
-
 static void cache_free(hasher_cache *hc)
 {
     for (size_t i = 0; hc->hashers != NULL && i < CACHE_KEYS; i++)
@@ -206,6 +198,13 @@ typedef struct line_plan {
     size_t want;    /* the length the line must have, once known (0: any) */
 } line_plan;
 
+/* What the reading and the printing heed of the options, settled once. */
+typedef struct check_style {
+    int status, quiet, warn, strict, ignore_missing;
+    int keyed;                  /* a key was given: every line must be verified */
+    const algorithm *guess;     /* the default: untagged lines' when none is named */
+} check_style;
+
 /* The reading of the check files, line after line, into items: whichever
  * thread needs the next item reads it (concurrent.h), one at a time. */
 typedef struct checker {
@@ -220,7 +219,7 @@ typedef struct checker {
     int ending;             /* a read error: its summary is next */
     unsigned long lineno;
     int form;               /* of its untagged lines (check.h) */
-    int keyed;              /* a key was given: every line must be verified */
+    const check_style *st;  /* the printer's */
     unsigned applied;       /* TAKES_* of the algorithms of the lines checked */
     char fits[CHECK_TAG_MAX + 320]; /* note_fits's, for the list's summary */
     size_t fit_none;        /* the last hex length note_fits found no fit for */
@@ -293,11 +292,10 @@ typedef struct check_item {
 /* The printing of the items: the verdicts and the summaries, and the
  * lines no worker takes, hashed here. */
 typedef struct check_printer {
-    const options *o;
+    check_style st;
     hasher_cache hashers;
     input in;
     progress *pg;           /* --progress, or NULL */
-    int keyed;
     int stdin_refusal;      /* why a '-' line may not read standard input:
                                KSUM_ESTDIN, a check file is standard input;
                                KSUM_ETTY, it is a terminal (a list must not
@@ -321,13 +319,8 @@ static void print_result(check_printer *c, const check_item *it, const char *wha
         c->stop = KSUM_EWRITE;
 }
 
-/* Constant time: the check file may hold a MAC. */
-static int bytes_equal(const uint8_t *want, const uint8_t *sum, size_t len)
-{
-    return CRYPTO_memcmp(want, sum, len) == 0;
-}
-
-/* Long outputs: squeezed and compared piece by piece. */
+/* Long outputs: squeezed and compared piece by piece, in constant time
+ * (CRYPTO_memcmp) as every digest is: the check file may hold a MAC. */
 static int bytes_equal_streamed(const uint8_t *want, hasher *h, int *equal)
 {
     enum { PIECE = 16384 };
@@ -339,24 +332,11 @@ static int bytes_equal_streamed(const uint8_t *want, hasher *h, int *equal)
         size_t take = h->size - done < PIECE ? h->size - done : PIECE;
         if (!(ok = hasher_squeeze(h, chunk, take)))
             break;
-        *equal &= bytes_equal(want + done, chunk, take);
+        *equal &= CRYPTO_memcmp(want + done, chunk, take) == 0;
         done += take;
     }
     free(chunk);
     return ok;
-}
-
-/* Why the line may not read standard input: it would be the rest of a
- * check file, or the terminal (a list would leave ksum waiting on the
- * user); 0 when it may, or names no '-'. */
-static int stdin_refused(const check_printer *c, const check_item *it, const char **failed)
-{
-    for (size_t i = 0; i < it->n; i++)
-        if (strcmp(it->names[i], "-") == 0) {
-            *failed = it->names[i];
-            return c->stdin_refusal;
-        }
-    return 0;
 }
 
 /* Hashes here, with h, the file (or files) of a line no worker took, and
@@ -368,14 +348,17 @@ static int compare_here(check_printer *c, const check_item *it, hasher *h, int *
     uint8_t *sum = NULL;    /* stays NULL for an output squeezed piece by piece */
     int err;
 
-    if ((err = stdin_refused(c, it, failed)) != 0)
-        return err;
+    for (size_t i = 0; c->stdin_refusal != 0 && i < it->n; i++)
+        if (strcmp(it->names[i], "-") == 0) {
+            *failed = it->names[i];
+            return c->stdin_refusal;
+        }
     *failed = it->names[0];
     hasher_set_size(h, it->d.size);
     if (!hasher_streams(h) && (sum = OPENSSL_malloc(h->size)) == NULL)
         return ENOMEM;
     if (it->tree)
-        err = tree_digest(c->hashers.lib, &it->d, h, it->names[0], &c->in, c->o->status);
+        err = tree_digest(&it->d, h, it->names[0], &c->in, c->st.status);
     else if (h->facts.takes & TAKES_ELEMENTS)
         err = hash_tuple(h, it->names, it->n, &c->in, sum, failed);
     else
@@ -385,7 +368,7 @@ static int compare_here(check_printer *c, const check_item *it, hasher *h, int *
     if (err == 0 && sum == NULL && !bytes_equal_streamed(it->want, h, equal))
         err = KSUM_EHASH;
     else if (err == 0 && sum != NULL)
-        *equal = bytes_equal(it->want, sum, h->size);
+        *equal = CRYPTO_memcmp(it->want, sum, h->size) == 0;
     OPENSSL_free(sum);
     return err;
 }
@@ -417,7 +400,7 @@ static void run_out(check_printer *c, int said)
  * here. */
 static void verify(check_printer *c, const check_item *it, const file_result *r)
 {
-    const options *o = c->o;
+    const check_style *st = &c->st;
     const char *failed = it->names[0], *why = NULL;
     hasher *h;
     int equal = 0, err = it->err;
@@ -429,7 +412,7 @@ static void verify(check_printer *c, const check_item *it, const file_result *r)
     if (err == 0 && r != NULL) {
         why = r->why;
         if ((err = r->err) == 0)
-            equal = bytes_equal(it->want, r->sums, it->d.size);
+            equal = CRYPTO_memcmp(it->want, r->sums, it->d.size) == 0;
     } else if (err == 0 && (h = cache_get(&c->hashers, &it->d)) == NULL) {
         /* memory, as its algorithm was opened when the options were
          * resolved; hasher_open said it */
@@ -451,11 +434,11 @@ static void verify(check_printer *c, const check_item *it, const file_result *r)
         run_out(c, 0);
         return;
     }
-    if (err == ENOENT && o->ignore_missing && all_missing(it)) {
+    if (err == ENOENT && st->ignore_missing && all_missing(it)) {
         c->n.ignored++;
     } else if (err != 0) {
         c->n.unreadable++;
-        if (!o->status) {
+        if (!st->status) {
             report_error(failed, err, why);
             print_result(c, it, "FAILED open or read");
         }
@@ -468,7 +451,7 @@ static void verify(check_printer *c, const check_item *it, const file_result *r)
             c->n.mismatched++;
             c->n.guessed += it->guessed;
         }
-        if (!o->status && !(equal && o->quiet))
+        if (!st->status && !(equal && st->quiet))
             print_result(c, it, equal ? "OK" : "FAILED");
     }
 }
@@ -638,16 +621,16 @@ static int line_size(const checker *c, const algorithm_facts *f, line_plan *p,
 
     if (want == 0 && (c->o->given & TAKES_SIZE))
         want = c->o->size;
-    if (want == 0 && c->keyed)
+    if (want == 0 && c->st->keyed)
         want = f->default_size;
     /* --tag writes -BITS for any length but the default: with a key, a tag
      * without it says the default (openssl dgst's XOF lines, which omit
      * the length, have no key). */
-    if (tagged == 0 && c->keyed && l->tag != NULL)
+    if (tagged == 0 && c->st->keyed && l->tag != NULL)
         tagged = f->default_size;
     p->want = want;
     if (tagged != 0 && want != 0 && tagged != want)
-        return c->keyed ? LINE_OTHER_LENGTH : LINE_IMPROPER;
+        return c->st->keyed ? LINE_OTHER_LENGTH : LINE_IMPROPER;
     *size = line_digest(l, tagged != 0 ? tagged : want);
     return *size != 0 ? LINE_CHECKED : LINE_IMPROPER;
 }
@@ -758,7 +741,7 @@ static void note_fits(checker *c, size_t hex)
     size_t start, used;
     algorithm_facts f;
 
-    if (c->fits[0] != '\0' || c->keyed || hex == c->fit_none)
+    if (c->fits[0] != '\0' || c->st->keyed || hex == c->fit_none)
         return;
     start = used = (size_t)snprintf(c->fits, sizeof c->fits, "lines of %zu hex digits fit "
                                     "the default length of ", hex);
@@ -800,7 +783,7 @@ static int line_item(checker *c, check_item *it)
         return 1;
     it->kind = ITEM_IMPROPER;
     /* With a key every line counts: the user hears of each one not verified. */
-    it->say = !c->o->status && (c->o->warn || c->keyed);
+    it->say = !c->st->status && (c->st->warn || c->st->keyed);
     if (it->say)
         fate_text(c, &l, &p, fate, it->why, sizeof it->why);
     return 1;
@@ -820,9 +803,10 @@ static void hint_default(const check_printer *c, const char *file, const counts 
 {
     char tag[ALGORITHM_TAG_MAX];
 
-    if (n->guessed == 0 || n->guessed_ok > 0 || c->o->alg_given || c->o->status)
+    /* guessed counts only lines checked when no algorithm was named */
+    if (n->guessed == 0 || n->guessed_ok > 0 || c->st.status)
         return;
-    algorithm_tag(c->o->evp->alg, 0, tag);
+    algorithm_tag(c->st.guess, 0, tag);
     message_fail("%s: untagged lines were checked as %s, since no algorithm was named; "
                  "name another with -a NAME or its switch (--sha3-512, --k12, ...)",
                  file, tag);
@@ -839,24 +823,24 @@ static void hint_fits(const char *file, const char *fits)
 static int summarize(const check_printer *c, const char *file, const counts *n,
                      const char *fits)
 {
-    const options *o = c->o;
+    const check_style *st = &c->st;
     unsigned long verified = n->matched + n->mismatched + n->unreadable;
-    int all_count = o->strict || c->keyed;
-    const char *one = c->keyed ? "line was not verified" : "line is improperly formatted";
-    const char *many = c->keyed ? "lines were not verified" : "lines are improperly formatted";
+    int all_count = st->strict || st->keyed;
+    const char *one = st->keyed ? "line was not verified" : "line is improperly formatted";
+    const char *many = st->keyed ? "lines were not verified" : "lines are improperly formatted";
 
     if (verified + n->ignored == 0) {
-        if (c->keyed && !o->status)
+        if (st->keyed && !st->status)
             warn_count(file, n->misformatted, one, many);
         message_fail("%s: no properly formatted checksum lines found", file);
-        if (!o->status)
+        if (!st->status)
             hint_fits(file, fits);
         return 0;
     }
-    if (!o->status) {
+    if (!st->status) {
         hint_default(c, file, n);
         warn_count(file, n->misformatted, one, many);
-        if (o->warn)
+        if (st->warn)
             hint_fits(file, fits);
         warn_count(file, n->lines_unread, "line could not be read",
                    "lines could not be read");
@@ -869,12 +853,12 @@ static int summarize(const check_printer *c, const char *file, const counts *n,
                    "can compute",
                    "KMAC lines were checked with the empty key (no key given), which anyone "
                    "can compute");
-        if (o->ignore_missing && verified == 0)
+        if (st->ignore_missing && verified == 0)
             message_fail("%s: no file was verified", file);
     }
     return n->mismatched == 0 && n->unreadable == 0 && n->lines_unread == 0 &&
            !(all_count && n->misformatted > 0) &&
-           !(o->ignore_missing && verified == 0);
+           !(st->ignore_missing && verified == 0);
 }
 
 /* ---- the check files on the road ---- */
@@ -941,7 +925,7 @@ static void list_item(checker *c, check_item *it)
         list_failed(it, c->path, err);  /* e.g. a directory */
     } else if (got != LINE_OK) {
         it->kind = ITEM_UNREAD;
-        it->say = !c->o->status;
+        it->say = !c->st->status;
         snprintf(it->why, sizeof it->why, "line could not be read: %s",
                  strerror(got == LINE_TOO_LONG ? ENOMEM : err));
         /* After a read error, where the next line would start is unknown. */
@@ -1042,8 +1026,7 @@ static void warn_unapplied(const checker *c)
         return;
     for (unsigned bit = 1; unused != 0 && bit <= shaping; bit <<= 1)
         if (unused & bit)
-            fprintf(message_stream(), "ksum: WARNING: option %s applied to no line checked\n",
-                    option_name(c->o, bit));
+            message_fail("WARNING: option %s applied to no line checked", option_name(c->o, bit));
 }
 
 /* A KMAC asked for without a key is checked with the empty key, which
@@ -1072,17 +1055,19 @@ static int check_run_open(check_run *run, const options *o, OSSL_LIB_CTX *lib, r
     c->xof_opts = *o;
     c->xof_opts.xof = 1;
     c->xof_opts.given |= TAKES_XOF;
-    c->keyed = (o->given & TAKES_KEY) != 0;
+    c->st = &pr->st;
     c->lists = o->files;
-    pr->o = o;
-    pr->keyed = c->keyed;
+    pr->st = (check_style){o->status, o->quiet, o->warn, o->strict, o->ignore_missing,
+                           (o->given & TAKES_KEY) != 0, o->evp->alg};
     pr->ok = 1;
     pr->stdin_refusal = isatty(STDIN_FILENO) ? KSUM_ETTY : 0;
     for (char **f = o->files; *f != NULL; f++)
         if (is_standard_input(*f))
             pr->stdin_refusal = KSUM_ESTDIN;
     road_choose(r, o, lib, 1, 1);
-    if (!cache_init(&c->facts, lib, 1) || !cache_init(&pr->hashers, lib, 0) ||
+    c->facts = (hasher_cache){lib, 1, calloc(CACHE_KEYS, sizeof(hasher))};
+    pr->hashers = (hasher_cache){lib, 0, calloc(CACHE_KEYS, sizeof(hasher))};
+    if (c->facts.hashers == NULL || pr->hashers.hashers == NULL ||
         !input_init(&pr->in, r->read_ahead))
         return 0;
     /* A check file may come from anywhere: a device or FIFO it names
@@ -1109,7 +1094,7 @@ int check_files(const options *o, OSSL_LIB_CTX *lib)
     int ok;
 
     if (run == NULL || !check_run_open(run, o, lib, &r)) {
-        fprintf(message_stream(), "ksum: out of memory\n");
+        message_fail("out of memory");
         if (run != NULL)
             check_run_close(run);
         return 0;

@@ -21,18 +21,15 @@ static int print_digest(const line_style *ls, const uint8_t *buf, size_t len)
     char text[2 * PIECE];
 
     for (size_t done = 0; done < len; done += PIECE) {
-        size_t take = len - done < PIECE ? len - done : PIECE, n;
-        if (ls->form == LINE_RAW) {
-            n = fwrite(buf + done, 1, take, stdout);
-            if (n != take || ferror(stdout))
-                return 0;
-            continue;
+        size_t n = len - done < PIECE ? len - done : PIECE;
+        const void *out = buf + done;
+        if (ls->form != LINE_RAW) {
+            n = ls->base64 ? base64_encode(out, n, text) : hex_encode(out, n, text);
+            out = text;
         }
-        n = ls->base64 ? base64_encode(buf + done, take, text)
-                      : hex_encode(buf + done, take, text);
         /* A full disk or a closed pipe stops a long output here, not after
          * squeezing the rest. */
-        if (fwrite(text, 1, n, stdout) != n || ferror(stdout))
+        if (fwrite(out, 1, n, stdout) != n || ferror(stdout))
             return 0;
     }
     return 1;

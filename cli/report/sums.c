@@ -20,7 +20,7 @@
 /* The printing thread's part of `ksum FILE...`: its hashers, for the files
  * no worker takes, and the digests every file is hashed for. */
 typedef struct hash_run {
-    const options *o;
+    const line_style *ls;
     name_source *names;
     hasher_set set;
     hasher *each[OPTIONS_ALGS_MAX];     /* set.hs, as feed.h takes them */
@@ -104,7 +104,7 @@ static int print_sums(hash_run *h, const char *name, const file_result *r)
 
     for (size_t k = 0, at = 0; err == 0 && k < s->n; k++) {
         sum_source src = {r->sums + at, s->hs[k].size, s->sums[k] == NULL ? &s->hs[k] : NULL};
-        err = print_sum_line(&h->o->evp->line, &s->hs[k], (char *const *)&name, 1, &src);
+        err = print_sum_line(h->ls, &s->hs[k], (char *const *)&name, 1, &src);
         at += src.h == NULL ? src.len : 0;
     }
     h->ok &= err == 0;
@@ -167,12 +167,12 @@ static hash_run *hash_run_open(const options *o, OSSL_LIB_CTX *lib, int read_ahe
     if (h == NULL || !hasher_set_open(&h->set, lib, o, o->evp->algs, o->evp->nalgs) ||
         !input_init(&h->in, read_ahead)) {
         if (h == NULL || h->set.n == o->evp->nalgs)
-            fprintf(message_stream(), "ksum: out of memory\n");
+            message_fail("out of memory");
         if (h != NULL)
             hash_run_close(h);
         return NULL;
     }
-    h->o = o;
+    h->ls = &o->evp->line;
     h->ok = 1;
     for (size_t k = 0; k < h->set.n; k++) {
         h->each[k] = &h->set.hs[k];

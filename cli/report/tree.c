@@ -49,7 +49,7 @@ typedef struct node {
 
 typedef struct folder {
     OSSL_LIB_CTX *lib;
-    const options *o;       /* the forms of the lines; NULL: nothing printed */
+    const line_style *ls;   /* how lines look; NULL: nothing printed */
     digest_spec d[OPTIONS_ALGS_MAX];    /* the values inside, at inner_size */
     size_t root_size[OPTIONS_ALGS_MAX];
     size_t n, value_bytes;
@@ -141,7 +141,7 @@ static char *dir_name(folder *f, const char *path)
 static int print_value(folder *f, hasher *h, const char *name, const uint8_t *buf, size_t len)
 {
     sum_source src = {buf, len, buf == NULL ? h : NULL};
-    int err = print_sum_line(&f->o->evp->line, h, (char *const *)&name, 1, &src);
+    int err = print_sum_line(f->ls, h, (char *const *)&name, 1, &src);
 
     if (err != 0 && err != KSUM_EWRITE) {
         report_error(name, err, NULL);
@@ -189,7 +189,7 @@ static int fold_root(folder *f, node *nd)
     char *name;
     int err = 0;
 
-    if (f->o == NULL || (name = dir_name(f, nd->at.path)) == NULL)
+    if (f->ls == NULL || (name = dir_name(f, nd->at.path)) == NULL)
         return 0;
     for (size_t k = 0; err == 0 && k < f->n; k++) {
         hasher *h = &nd->hs[k];
@@ -446,7 +446,7 @@ int hash_trees(const options *o, OSSL_LIB_CTX *lib)
         f->d[k] = (digest_spec){o->evp->algs[k], o, 0, k};   /* its size: folder_open's */
         f->root_size[k] = hasher_output_size(&o->evp->facts_of[k], o);
     }
-    f->o = o;
+    f->ls = &o->evp->line;
     f->manifest = o->manifest;
     if (!folder_open(f, lib))
         message_fail("out of memory");
@@ -460,8 +460,7 @@ int hash_trees(const options *o, OSSL_LIB_CTX *lib)
 
 /* On the printing thread of check mode, a road of its own: the check's
  * workers hash the other lines' files meanwhile. */
-int tree_digest(OSSL_LIB_CTX *lib, const digest_spec *d, hasher *root, const char *path,
-                input *in, int quiet)
+int tree_digest(const digest_spec *d, hasher *root, const char *path, input *in, int quiet)
 {
     char *roots[2] = {(char *)path, NULL};
     struct stat st;
@@ -478,7 +477,7 @@ int tree_digest(OSSL_LIB_CTX *lib, const digest_spec *d, hasher *root, const cha
     f->root = root;
     f->quiet = quiet;
     f->in = in;
-    if (folder_open(f, lib) && fold_roots(f, d->o, roots))
+    if (folder_open(f, root->lib) && fold_roots(f, d->o, roots))
         err = f->ok ? 0 : KSUM_ETREE;
     folder_close(f);
     return err;

@@ -24,13 +24,13 @@
  * its digest. */
 int hash_trees(const options *o, OSSL_LIB_CTX *lib);
 
-/* The tree at path for check mode, into root (begun and absorbed here,
- * then ended or squeezed by the caller, at its size): d names the
- * algorithm and its options; in is where a file no worker takes is read.
+/* The tree at path for check mode, into root (opened by the caller, begun
+ * and absorbed here, then ended or squeezed by the caller, at its size):
+ * d names the algorithm and its options; in is where a file no worker
+ * takes is read.
  * The errors in the tree are reported here unless quiet.
  * Returns 0, ENOENT when path is missing, or KSUM_ETREE when it has no
  * digest. */
-int tree_digest(OSSL_LIB_CTX *lib, const digest_spec *d, hasher *root, const char *path,
-                input *in, int quiet);
+int tree_digest(const digest_spec *d, hasher *root, const char *path, input *in, int quiet);
 
 #endif
