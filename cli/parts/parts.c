@@ -319,8 +319,7 @@ static size_t cv_lines(char *lines, const uint8_t *cvs, uint64_t n, size_t cv_le
 
     for (uint64_t i = 0; i < n; i++) {
         memcpy(lines + used, "cv ", 3);
-        used += 3;
-        used += base64_encode(cvs + i * cv_len, cv_len, lines + used);
+        used += 3 + base64_encode(cvs + i * cv_len, cv_len, lines + used + 3);
         lines[used++] = '\n';
     }
     return used;
@@ -552,6 +551,10 @@ static const char *part_name(const part_record *r, char *buf, size_t size)
     return buf;
 }
 
+/* part_name(r) in a buffer that lasts until the end of the block that
+ * names it: a message names two records at most. */
+#define NAME(r) part_name(r, (char[512]){""}, 512)
+
 static int by_range(const void *a, const void *b)
 {
     const part_record *x = *(part_record *const *)a, *y = *(part_record *const *)b;
@@ -567,28 +570,25 @@ static int by_range(const void *a, const void *b)
 static int records_agree(part_record **all, size_t n, const char *algorithm,
                          const uint8_t custom[PART_DIGEST])
 {
-    char a[512], b[512];
     const part_record *ref = all[0];
 
     for (size_t i = 0; i < n; i++) {
         const part_record *r = all[i];
         const char *other;
         if (strcmp(r->algorithm, algorithm) != 0)
-            return message_fail("%s: made with %s, not %s", part_name(r, a, sizeof a),
-                                r->algorithm, algorithm);
+            return message_fail("%s: made with %s, not %s", NAME(r), r->algorithm, algorithm);
         if (memcmp(r->custom, custom, PART_DIGEST) != 0)
             return message_fail("%s: made with another customization string than the "
-                                "one given (-C)", part_name(r, a, sizeof a));
+                                "one given (-C)", NAME(r));
         other = r->length != ref->length ? "another length"
                 : memcmp(r->first, ref->first, PART_DIGEST) != 0 ? "another first chunk"
                 : memcmp(r->last, ref->last, PART_DIGEST) != 0 ? "another last chunk" : NULL;
         if (other != NULL)
-            return message_fail("%s: a part of another object than %s (%s)",
-                                part_name(r, a, sizeof a), part_name(ref, b, sizeof b), other);
+            return message_fail("%s: a part of another object than %s (%s)", NAME(r),
+                                NAME(ref), other);
         if (r->shares != ref->shares)
             return message_fail("%s: from another split than %s (--part K/N with another N, "
-                                "or --part beside --part-range)", part_name(r, a, sizeof a),
-                                part_name(ref, b, sizeof b));
+                                "or --part beside --part-range)", NAME(r), NAME(ref));
     }
     return 1;
 }
@@ -603,7 +603,6 @@ static int by_share(const void *a, const void *b)
 /* --part K/N: each K from 1 to N once. */
 static int shares_complete(part_record **all, size_t n)
 {
-    char a[512], b[512];
     part_record **v = malloc(n * sizeof *v);
     uint64_t shares = all[0]->shares;
     size_t k = 0;
@@ -616,8 +615,7 @@ static int shares_complete(part_record **all, size_t n)
     /* a share given twice first: 30,000 copies of share 3 are not "1 missing" */
     for (size_t i = 1; i < n && ok; i++)
         if (v[i]->share == v[i - 1]->share)
-            ok = message_fail("%s: given twice: also %s", part_name(v[i], a, sizeof a),
-                              part_name(v[i - 1], b, sizeof b));
+            ok = message_fail("%s: given twice: also %s", NAME(v[i]), NAME(v[i - 1]));
     /* then each in its place: the first out of it is one missing */
     while (k < n && v[k]->share == k + 1)
         k++;
@@ -632,7 +630,6 @@ static int shares_complete(part_record **all, size_t n)
  * chunks once each. */
 static int records_cover(part_record **all, size_t n)
 {
-    char a[512], b[512];
     const part_record *ref = all[0];
     uint64_t chunks = part_chunks(ref->length);
     uint64_t next = 0;
@@ -645,11 +642,10 @@ static int records_cover(part_record **all, size_t n)
         if (r->begin == r->end)
             continue;   /* an empty share: more shares than chunks */
         if (r->begin < next)
-            return message_fail("%s: overlaps %s (a part given twice?)", part_name(r, a, sizeof a),
-                        part_name(prev, b, sizeof b));
+            return message_fail("%s: overlaps %s (a part given twice?)", NAME(r), NAME(prev));
         if (r->begin > next)
             return message_fail("chunks %" PRIu64 "-%" PRIu64 " are missing: no part covers them "
-                        "(before %s)", next, r->begin - 1, part_name(r, a, sizeof a));
+                        "(before %s)", next, r->begin - 1, NAME(r));
         next = r->end;
         prev = r;
     }
@@ -870,9 +866,9 @@ static EVP_MD_CTX *final_node(OSSL_LIB_CTX *lib, const record_set *s, const part
     int ok = ctx != NULL && EVP_DigestInit_ex2(ctx, md, p) &&
              EVP_DigestUpdate(ctx, head->head, head->head_len);
 
+    /* an empty share holds no CV (the parser saw to it): an update of none */
     for (size_t i = 0; ok && i < s->n; i++)
-        if (s->all[i]->begin < s->all[i]->end)   /* an empty share holds nothing */
-            ok = EVP_DigestUpdate(ctx, s->all[i]->cvs, s->all[i]->count * s->all[i]->cv_len);
+        ok = EVP_DigestUpdate(ctx, s->all[i]->cvs, s->all[i]->count * s->all[i]->cv_len);
     EVP_MD_free(md);
     ok = ok && EVP_MD_CTX_set_params(ctx, q);
     if (ok && !hasher_streams(h))

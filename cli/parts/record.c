@@ -643,11 +643,10 @@ int part_records_parse(OSSL_LIB_CTX *lib, const char *file, const char *text,
     while (next_line(&c)) {
         part_record *r;
         if (*n == cap) {
-            part_record *p = realloc(*recs, (cap ? 2 * cap : 4) * sizeof *p);
+            part_record *p = realloc(*recs, (cap = cap ? 2 * cap : 4) * sizeof *p);
             if (p == NULL)
                 return say(why, why_size, "%s: out of memory", file);
             *recs = p;
-            cap = cap ? 2 * cap : 4;
         }
         r = &(*recs)[*n];
         memset(r, 0, sizeof *r);

@@ -30,7 +30,6 @@ const part_family *part_family_of(const char *name);
 
 #define PART_CHUNK 8192
 #define PART_DIGEST 32     /* KT128 of C, of chunks, of the record */
-#define PART_MAX_CV 64
 
 typedef struct part_record {
     const char *file;        /* where it was read, for messages */
