@@ -255,17 +255,14 @@ static int object_digests(part_job *j)
     const source *src = &j->src;
     size_t last_len = (size_t)(src->length - (j->chunks - 1) * PART_CHUNK);
 
-    if (!part_digest(j->lib, j->custom, strlen(j->custom), j->cdig))
-        return evp_failed(src->name);
     j->first_len = src->length < PART_CHUNK ? (size_t)src->length : PART_CHUNK;
-    if (!source_read(src, j->chunk, last_len, (j->chunks - 1) * PART_CHUNK) ||
-        !source_ends(src))
-        return 0;
-    if (!part_digest(j->lib, j->chunk, last_len, j->last))
-        return evp_failed(src->name);
-    if (!source_read(src, j->chunk, j->first_len, 0))
-        return 0;
-    return part_digest(j->lib, j->chunk, j->first_len, j->first) || evp_failed(src->name);
+    return (part_digest(j->lib, j->custom, strlen(j->custom), j->cdig) ||
+            evp_failed(src->name)) &&
+           source_read(src, j->chunk, last_len, (j->chunks - 1) * PART_CHUNK) &&
+           source_ends(src) &&
+           (part_digest(j->lib, j->chunk, last_len, j->last) || evp_failed(src->name)) &&
+           source_read(src, j->chunk, j->first_len, 0) &&
+           (part_digest(j->lib, j->chunk, j->first_len, j->first) || evp_failed(src->name));
 }
 
 /* What a range's CVs are made with: a -CV context for each segment of
@@ -810,20 +807,15 @@ static int one_family(size_t nalgs, const char *alg, const char *road,
 static const part_family *records_family(const options *o, OSSL_LIB_CTX *lib, record_set *s)
 {
     const part_family *f;
+    const char *custom = custom_of(o);
     uint8_t cdig[PART_DIGEST];
 
-    if (!one_family(o->evp->nalgs, o->evp->alg->name, "--combine", &f))
-        return NULL;
-    if (!part_digest(lib, custom_of(o), strlen(custom_of(o)), cdig)) {
-        evp_failed("--combine");
-        return NULL;
-    }
-    if (!records_agree(s->all, s->n, f->name, cdig))
+    if (!one_family(o->evp->nalgs, o->evp->alg->name, "--combine", &f) ||
+        !(part_digest(lib, custom, strlen(custom), cdig) || evp_failed("--combine")) ||
+        !records_agree(s->all, s->n, f->name, cdig))
         return NULL;
     qsort(s->all, s->n, sizeof *s->all, by_range);
-    if (!records_cover(s->all, s->n))
-        return NULL;
-    return f;
+    return records_cover(s->all, s->n) ? f : NULL;
 }
 
 /* What a failed final node says: the parts' fault only when the provider
@@ -952,9 +944,7 @@ int parts_main(options *o, OSSL_LIB_CTX *lib, resolved *r)
     /* options_judge saw to one way, one FILE and no --check */
     if (o->combine)
         return combine(o, lib, r);
-    if (!options_resolve(o, lib, r))
-        return 0;
-    if (!one_family(r->nalgs, r->alg->name, o->part_share ? "--part" : "--part-range", &j.f))
-        return 0;
-    return write_part(&j);
+    return options_resolve(o, lib, r) &&
+           one_family(r->nalgs, r->alg->name, o->part_share ? "--part" : "--part-range", &j.f) &&
+           write_part(&j);
 }

@@ -83,20 +83,6 @@ int part_out_of_memory(void)
            part_provider_said(e, KSUMPROV_R_ALLOC);
 }
 
-void part_failure(char *why, size_t size, const char *what)
-{
-    int n;
-
-    if (part_out_of_memory()) {
-        ERR_clear_error();
-        snprintf(why, size, "out of memory");
-        return;
-    }
-    n = snprintf(why, size, "%s: ", what);
-    if (n > 0 && (size_t)n < size)
-        openssl_reason(why + n, size - (size_t)n);
-}
-
 /* fmt into why; returns 0, so that a refusal is one return. */
 __attribute__((format(printf, 3, 4))) static int say(char *why, size_t size,
                                                      const char *fmt, ...)
@@ -106,6 +92,20 @@ __attribute__((format(printf, 3, 4))) static int say(char *why, size_t size,
     va_start(ap, fmt);
     vsnprintf(why, size, fmt, ap);
     va_end(ap);
+    return 0;
+}
+
+int part_failure(char *why, size_t size, const char *what)
+{
+    int n;
+
+    if (part_out_of_memory()) {
+        ERR_clear_error();
+        return say(why, size, "out of memory");
+    }
+    n = snprintf(why, size, "%s: ", what);
+    if (n > 0 && (size_t)n < size)
+        openssl_reason(why + n, size - (size_t)n);
     return 0;
 }
 
@@ -422,10 +422,8 @@ static int parse_check(OSSL_LIB_CTX *lib, cursor *c, const char *start)
         return refuse(c, "truncated: no 'check' line");
     if (!keyed(c, "check", &v, &vl) || !parse_digest(v, vl, want))
         return bad_line(c, 0, "a bad line where 'check DIGEST' belongs");
-    if (!part_digest(lib, start, hashed, got)) {
-        part_failure(c->why, c->why_size, "cannot compute its check");
-        return 0;
-    }
+    if (!part_digest(lib, start, hashed, got))
+        return part_failure(c->why, c->why_size, "cannot compute its check");
     if (CRYPTO_memcmp(want, got, PART_DIGEST) != 0)
         return refuse(c, "corrupted: its contents do not match its check");
     return 1;
@@ -446,10 +444,8 @@ static int head_fits(OSSL_LIB_CTX *lib, cursor *c, const part_record *r)
                       has0 ? "incomplete" : "in a part that does not start the object");
     if (!has0)
         return 1;
-    if (!part_digest(lib, r->head, r->head_len, d)) {
-        part_failure(c->why, c->why_size, "cannot compute the digest of its head");
-        return 0;
-    }
+    if (!part_digest(lib, r->head, r->head_len, d))
+        return part_failure(c->why, c->why_size, "cannot compute the digest of its head");
     if (CRYPTO_memcmp(d, r->first, PART_DIGEST) != 0)
         return refuse(c, "its head (the first chunk) is not the chunk its 'first' line names");
     return 1;
