@@ -344,13 +344,11 @@ static int write_cvs(part_job *j, uint64_t *count)
      * range has no byte (an empty object, or one ending on a chunk). */
     while (ok) {
         uint64_t stop = to - at > SEGMENT_BYTES ? at + SEGMENT_BYTES : to, n = 0;
-        ok = segment_cvs(j, &s, at, stop, &n);
-        if (!ok)
+        if (!(ok = segment_cvs(j, &s, at, stop, &n)))
             break;
         put_block(j, s.lines, cv_lines(s.lines, s.cvs, n, cv_len));
         *count += n;
-        at = stop;
-        if (at == to || !j->ok)
+        if ((at = stop) == to || !j->ok)
             break;
     }
     free(s.lines);
@@ -548,8 +546,8 @@ static const char *part_name(const part_record *r, char *buf, size_t size)
     return buf;
 }
 
-/* part_name(r) in a buffer that lasts until the end of the block that
- * names it: a message names two records at most. */
+/* part_name(r) in a buffer of its own, which lasts until the end of the
+ * block that names it: a message can name two records. */
 #define NAME(r) part_name(r, (char[512]){""}, 512)
 
 static int by_range(const void *a, const void *b)
@@ -628,8 +626,7 @@ static int shares_complete(part_record **all, size_t n)
 static int records_cover(part_record **all, size_t n)
 {
     const part_record *ref = all[0];
-    uint64_t chunks = part_chunks(ref->length);
-    uint64_t next = 0;
+    uint64_t chunks = part_chunks(ref->length), next = 0;
     const part_record *prev = NULL;
 
     if (ref->shares != 0 && !shares_complete(all, n))
@@ -920,9 +917,8 @@ static int combine(options *o, OSSL_LIB_CTX *lib, resolved *r)
     for (size_t i = 0; i < s.n; i++)
         if (s.all[i]->begin == 0 && s.all[i]->end > 0)
             head = s.all[i];
-    if (!hasher_open(&h, lib, o->evp->alg, o))
+    if (!(opened = hasher_open(&h, lib, o->evp->alg, o)))
         goto done;
-    opened = 1;
     ctx = final_node(lib, &s, f, head, &h, custom_of(o), &sum);
     ok = ctx != NULL && print_combined(o, &h, ctx, head, sum);
 done:
