@@ -255,17 +255,14 @@ static int object_digests(part_job *j)
     const source *src = &j->src;
     size_t last_len = (size_t)(src->length - (j->chunks - 1) * PART_CHUNK);
 
-    if (!part_digest(j->lib, j->custom, strlen(j->custom), j->cdig))
-        return evp_failed(src->name);
     j->first_len = src->length < PART_CHUNK ? (size_t)src->length : PART_CHUNK;
-    if (!source_read(src, j->chunk, last_len, (j->chunks - 1) * PART_CHUNK) ||
-        !source_ends(src))
-        return 0;
-    if (!part_digest(j->lib, j->chunk, last_len, j->last))
-        return evp_failed(src->name);
-    if (!source_read(src, j->chunk, j->first_len, 0))
-        return 0;
-    return part_digest(j->lib, j->chunk, j->first_len, j->first) || evp_failed(src->name);
+    return (part_digest(j->lib, j->custom, strlen(j->custom), j->cdig) ||
+            evp_failed(src->name)) &&
+           source_read(src, j->chunk, last_len, (j->chunks - 1) * PART_CHUNK) &&
+           source_ends(src) &&
+           (part_digest(j->lib, j->chunk, last_len, j->last) || evp_failed(src->name)) &&
+           source_read(src, j->chunk, j->first_len, 0) &&
+           (part_digest(j->lib, j->chunk, j->first_len, j->first) || evp_failed(src->name));
 }
 
 /* What a range's CVs are made with: a -CV context for each segment of
@@ -319,8 +316,7 @@ static size_t cv_lines(char *lines, const uint8_t *cvs, uint64_t n, size_t cv_le
 
     for (uint64_t i = 0; i < n; i++) {
         memcpy(lines + used, "cv ", 3);
-        used += 3;
-        used += base64_encode(cvs + i * cv_len, cv_len, lines + used);
+        used += 3 + base64_encode(cvs + i * cv_len, cv_len, lines + used + 3);
         lines[used++] = '\n';
     }
     return used;
@@ -348,13 +344,11 @@ static int write_cvs(part_job *j, uint64_t *count)
      * range has no byte (an empty object, or one ending on a chunk). */
     while (ok) {
         uint64_t stop = to - at > SEGMENT_BYTES ? at + SEGMENT_BYTES : to, n = 0;
-        ok = segment_cvs(j, &s, at, stop, &n);
-        if (!ok)
+        if (!(ok = segment_cvs(j, &s, at, stop, &n)))
             break;
         put_block(j, s.lines, cv_lines(s.lines, s.cvs, n, cv_len));
         *count += n;
-        at = stop;
-        if (at == to || !j->ok)
+        if ((at = stop) == to || !j->ok)
             break;
     }
     free(s.lines);
@@ -552,6 +546,10 @@ static const char *part_name(const part_record *r, char *buf, size_t size)
     return buf;
 }
 
+/* part_name(r) in a buffer of its own, which lasts until the end of the
+ * block that names it: a message can name two records. */
+#define NAME(r) part_name(r, (char[512]){""}, 512)
+
 static int by_range(const void *a, const void *b)
 {
     const part_record *x = *(part_record *const *)a, *y = *(part_record *const *)b;
@@ -567,28 +565,25 @@ static int by_range(const void *a, const void *b)
 static int records_agree(part_record **all, size_t n, const char *algorithm,
                          const uint8_t custom[PART_DIGEST])
 {
-    char a[512], b[512];
     const part_record *ref = all[0];
 
     for (size_t i = 0; i < n; i++) {
         const part_record *r = all[i];
         const char *other;
         if (strcmp(r->algorithm, algorithm) != 0)
-            return message_fail("%s: made with %s, not %s", part_name(r, a, sizeof a),
-                                r->algorithm, algorithm);
+            return message_fail("%s: made with %s, not %s", NAME(r), r->algorithm, algorithm);
         if (memcmp(r->custom, custom, PART_DIGEST) != 0)
             return message_fail("%s: made with another customization string than the "
-                                "one given (-C)", part_name(r, a, sizeof a));
+                                "one given (-C)", NAME(r));
         other = r->length != ref->length ? "another length"
                 : memcmp(r->first, ref->first, PART_DIGEST) != 0 ? "another first chunk"
                 : memcmp(r->last, ref->last, PART_DIGEST) != 0 ? "another last chunk" : NULL;
         if (other != NULL)
-            return message_fail("%s: a part of another object than %s (%s)",
-                                part_name(r, a, sizeof a), part_name(ref, b, sizeof b), other);
+            return message_fail("%s: a part of another object than %s (%s)", NAME(r),
+                                NAME(ref), other);
         if (r->shares != ref->shares)
             return message_fail("%s: from another split than %s (--part K/N with another N, "
-                                "or --part beside --part-range)", part_name(r, a, sizeof a),
-                                part_name(ref, b, sizeof b));
+                                "or --part beside --part-range)", NAME(r), NAME(ref));
     }
     return 1;
 }
@@ -603,7 +598,6 @@ static int by_share(const void *a, const void *b)
 /* --part K/N: each K from 1 to N once. */
 static int shares_complete(part_record **all, size_t n)
 {
-    char a[512], b[512];
     part_record **v = malloc(n * sizeof *v);
     uint64_t shares = all[0]->shares;
     size_t k = 0;
@@ -616,8 +610,7 @@ static int shares_complete(part_record **all, size_t n)
     /* a share given twice first: 30,000 copies of share 3 are not "1 missing" */
     for (size_t i = 1; i < n && ok; i++)
         if (v[i]->share == v[i - 1]->share)
-            ok = message_fail("%s: given twice: also %s", part_name(v[i], a, sizeof a),
-                              part_name(v[i - 1], b, sizeof b));
+            ok = message_fail("%s: given twice: also %s", NAME(v[i]), NAME(v[i - 1]));
     /* then each in its place: the first out of it is one missing */
     while (k < n && v[k]->share == k + 1)
         k++;
@@ -632,10 +625,8 @@ static int shares_complete(part_record **all, size_t n)
  * chunks once each. */
 static int records_cover(part_record **all, size_t n)
 {
-    char a[512], b[512];
     const part_record *ref = all[0];
-    uint64_t chunks = part_chunks(ref->length);
-    uint64_t next = 0;
+    uint64_t chunks = part_chunks(ref->length), next = 0;
     const part_record *prev = NULL;
 
     if (ref->shares != 0 && !shares_complete(all, n))
@@ -645,11 +636,10 @@ static int records_cover(part_record **all, size_t n)
         if (r->begin == r->end)
             continue;   /* an empty share: more shares than chunks */
         if (r->begin < next)
-            return message_fail("%s: overlaps %s (a part given twice?)", part_name(r, a, sizeof a),
-                        part_name(prev, b, sizeof b));
+            return message_fail("%s: overlaps %s (a part given twice?)", NAME(r), NAME(prev));
         if (r->begin > next)
             return message_fail("chunks %" PRIu64 "-%" PRIu64 " are missing: no part covers them "
-                        "(before %s)", next, r->begin - 1, part_name(r, a, sizeof a));
+                        "(before %s)", next, r->begin - 1, NAME(r));
         next = r->end;
         prev = r;
     }
@@ -814,20 +804,15 @@ static int one_family(size_t nalgs, const char *alg, const char *road,
 static const part_family *records_family(const options *o, OSSL_LIB_CTX *lib, record_set *s)
 {
     const part_family *f;
+    const char *custom = custom_of(o);
     uint8_t cdig[PART_DIGEST];
 
-    if (!one_family(o->evp->nalgs, o->evp->alg->name, "--combine", &f))
-        return NULL;
-    if (!part_digest(lib, custom_of(o), strlen(custom_of(o)), cdig)) {
-        evp_failed("--combine");
-        return NULL;
-    }
-    if (!records_agree(s->all, s->n, f->name, cdig))
+    if (!one_family(o->evp->nalgs, o->evp->alg->name, "--combine", &f) ||
+        !(part_digest(lib, custom, strlen(custom), cdig) || evp_failed("--combine")) ||
+        !records_agree(s->all, s->n, f->name, cdig))
         return NULL;
     qsort(s->all, s->n, sizeof *s->all, by_range);
-    if (!records_cover(s->all, s->n))
-        return NULL;
-    return f;
+    return records_cover(s->all, s->n) ? f : NULL;
 }
 
 /* What a failed final node says: the parts' fault only when the provider
@@ -870,9 +855,9 @@ static EVP_MD_CTX *final_node(OSSL_LIB_CTX *lib, const record_set *s, const part
     int ok = ctx != NULL && EVP_DigestInit_ex2(ctx, md, p) &&
              EVP_DigestUpdate(ctx, head->head, head->head_len);
 
+    /* an empty share holds no CV (the parser saw to it): an update of none */
     for (size_t i = 0; ok && i < s->n; i++)
-        if (s->all[i]->begin < s->all[i]->end)   /* an empty share holds nothing */
-            ok = EVP_DigestUpdate(ctx, s->all[i]->cvs, s->all[i]->count * s->all[i]->cv_len);
+        ok = EVP_DigestUpdate(ctx, s->all[i]->cvs, s->all[i]->count * s->all[i]->cv_len);
     EVP_MD_free(md);
     ok = ok && EVP_MD_CTX_set_params(ctx, q);
     if (ok && !hasher_streams(h))
@@ -932,9 +917,8 @@ static int combine(options *o, OSSL_LIB_CTX *lib, resolved *r)
     for (size_t i = 0; i < s.n; i++)
         if (s.all[i]->begin == 0 && s.all[i]->end > 0)
             head = s.all[i];
-    if (!hasher_open(&h, lib, o->evp->alg, o))
+    if (!(opened = hasher_open(&h, lib, o->evp->alg, o)))
         goto done;
-    opened = 1;
     ctx = final_node(lib, &s, f, head, &h, custom_of(o), &sum);
     ok = ctx != NULL && print_combined(o, &h, ctx, head, sum);
 done:
@@ -956,9 +940,7 @@ int parts_main(options *o, OSSL_LIB_CTX *lib, resolved *r)
     /* options_judge saw to one way, one FILE and no --check */
     if (o->combine)
         return combine(o, lib, r);
-    if (!options_resolve(o, lib, r))
-        return 0;
-    if (!one_family(r->nalgs, r->alg->name, o->part_share ? "--part" : "--part-range", &j.f))
-        return 0;
-    return write_part(&j);
+    return options_resolve(o, lib, r) &&
+           one_family(r->nalgs, r->alg->name, o->part_share ? "--part" : "--part-range", &j.f) &&
+           write_part(&j);
 }

@@ -10,10 +10,6 @@
 #ifndef KSUM_CLI_PARTS_H
 #define KSUM_CLI_PARTS_H
 
-#include <getopt.h>
-#include <stddef.h>
-#include <stdint.h>
-
 #include "front/options.h"
 
 struct resolved;   /* resolve.h's */

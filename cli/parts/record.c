@@ -83,19 +83,36 @@ int part_out_of_memory(void)
            part_provider_said(e, KSUMPROV_R_ALLOC);
 }
 
-void part_failure(char *why, size_t size, const char *what)
+/* fmt into why; returns 0, so that a refusal is one return. */
+__attribute__((format(printf, 3, 4))) static int say(char *why, size_t size,
+                                                     const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(why, size, fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
+int part_failure(char *why, size_t size, const char *what)
 {
     int n;
 
     if (part_out_of_memory()) {
         ERR_clear_error();
-        snprintf(why, size, "out of memory");
-        return;
+        return say(why, size, "out of memory");
     }
     n = snprintf(why, size, "%s: ", what);
     if (n > 0 && (size_t)n < size)
         openssl_reason(why + n, size - (size_t)n);
+    return 0;
 }
+
+/* What a file that does not start as a record is told, by the parser and
+ * the scan alike. */
+#define NOT_A_RECORD "line %zu: not a part record of this version (it must start with '" \
+    PART_MAGIC "')"
 
 /* ---- reading records ---- */
 
@@ -110,15 +127,7 @@ typedef struct cursor {
 } cursor;
 
 /* The reason the record is refused, into c->why; returns 0. */
-__attribute__((format(printf, 2, 3))) static int refuse(cursor *c, const char *fmt, ...)
-{
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(c->why, c->why_size, fmt, ap);
-    va_end(ap);
-    return 0;
-}
+#define refuse(c, ...) say((c)->why, (c)->why_size, __VA_ARGS__)
 
 /* "line N: what", or "line N: out of memory" when got < 0; returns 0. */
 static int bad_line(cursor *c, int got, const char *what)
@@ -243,8 +252,7 @@ static int parse_header(cursor *c, part_record *r)
     const part_family *f;
 
     if (c->len != strlen(PART_MAGIC) || memcmp(c->line, PART_MAGIC, c->len) != 0)
-        return refuse(c, "line %zu: not a part record of this version (it must start with "
-                      "'%s')", c->lineno, PART_MAGIC);
+        return refuse(c, NOT_A_RECORD, c->lineno);
     WANT("algorithm", vl < sizeof r->algorithm, "no algorithm that ksum hashes in parts");
     memcpy(r->algorithm, v, vl);
     r->algorithm[vl] = '\0';
@@ -414,10 +422,8 @@ static int parse_check(OSSL_LIB_CTX *lib, cursor *c, const char *start)
         return refuse(c, "truncated: no 'check' line");
     if (!keyed(c, "check", &v, &vl) || !parse_digest(v, vl, want))
         return bad_line(c, 0, "a bad line where 'check DIGEST' belongs");
-    if (!part_digest(lib, start, hashed, got)) {
-        part_failure(c->why, c->why_size, "cannot compute its check");
-        return 0;
-    }
+    if (!part_digest(lib, start, hashed, got))
+        return part_failure(c->why, c->why_size, "cannot compute its check");
     if (CRYPTO_memcmp(want, got, PART_DIGEST) != 0)
         return refuse(c, "corrupted: its contents do not match its check");
     return 1;
@@ -438,10 +444,8 @@ static int head_fits(OSSL_LIB_CTX *lib, cursor *c, const part_record *r)
                       has0 ? "incomplete" : "in a part that does not start the object");
     if (!has0)
         return 1;
-    if (!part_digest(lib, r->head, r->head_len, d)) {
-        part_failure(c->why, c->why_size, "cannot compute the digest of its head");
-        return 0;
-    }
+    if (!part_digest(lib, r->head, r->head_len, d))
+        return part_failure(c->why, c->why_size, "cannot compute the digest of its head");
     if (CRYPTO_memcmp(d, r->first, PART_DIGEST) != 0)
         return refuse(c, "its head (the first chunk) is not the chunk its 'first' line names");
     return 1;
@@ -509,16 +513,15 @@ static int scan_header(part_scan *s, const char *text, char *why, size_t why_siz
     return ok;
 }
 
-/* A record past what its range allows: -1 with why. */
+/* A record past what its range allows: 0 with why. */
 static int over_limit(const part_scan *s, char *why, size_t why_size)
 {
-    snprintf(why, why_size, "line %zu: more than a record of chunks %" PRIu64 " to %" PRIu64
-             " can hold", s->lineno, s->range_begin, s->range_end);
-    return -1;
+    return say(why, why_size, "line %zu: more than a record of chunks %" PRIu64 " to %"
+               PRIu64 " can hold", s->lineno, s->range_begin, s->range_end);
 }
 
 /* The line at s->at, of avail bytes at most, judged; 1 and s->at past it,
- * 0 when it is not whole yet, -1 with why when it cannot be a record's. */
+ * -1 when it is not whole yet, 0 with why when it cannot be a record's. */
 static int scan_line(part_scan *s, const char *text, size_t avail, char *why,
                      size_t why_size)
 {
@@ -528,13 +531,10 @@ static int scan_line(part_scan *s, const char *text, size_t avail, char *why,
 
     if (s->line == 0) {
         size_t k = avail < sizeof magic - 1 ? avail : sizeof magic - 1;
-        if (memcmp(p, magic, k) != 0) {
-            snprintf(why, why_size, "line %zu: not a part record of this version (it must "
-                     "start with '%s')", s->lineno + 1, PART_MAGIC);
-            return -1;
-        }
+        if (memcmp(p, magic, k) != 0)
+            return say(why, why_size, NOT_A_RECORD, s->lineno + 1);
         if (k < sizeof magic - 1)
-            return 0;
+            return -1;
         s->start = s->at;
         s->at += k;
         s->lineno++;
@@ -545,16 +545,15 @@ static int scan_line(part_scan *s, const char *text, size_t avail, char *why,
     max = s->line < HEADER_LINES ? HEADER_MAX - (s->at - s->start) : BODY_LINE_MAX;
     if ((nl = memchr(p, '\n', avail < max ? avail : max)) == NULL) {
         if (avail < max)
-            return 0;
-        snprintf(why, why_size, "line %zu: %s", s->lineno + 1,
-                 s->line < HEADER_LINES ? "a header longer than any part record's"
-                                        : "longer than any line of a part record");
-        return -1;
+            return -1;
+        return say(why, why_size, "line %zu: %s", s->lineno + 1,
+                   s->line < HEADER_LINES ? "a header longer than any part record's"
+                                          : "longer than any line of a part record");
     }
     s->at += (size_t)(nl - p) + 1;
     s->lineno++;
     if (++s->line == HEADER_LINES && !scan_header(s, text, why, why_size))
-        return -1;
+        return 0;
     if (s->line > HEADER_LINES && (uint64_t)s->at > s->limit)
         return over_limit(s, why, why_size);
     if (s->line > HEADER_LINES && nl - p > 3 && memcmp(p, "cv ", 3) == 0)
@@ -592,12 +591,10 @@ static void skip_cv_lines(part_scan *s, const char *text, size_t len)
  * of records repeated without end must not fill memory first). */
 static int scan_cvs_fit(const part_scan *s, char *why, size_t why_size)
 {
-    if (s->cvs <= 2 * (s->chunks + KSUMPROV_PART_MAX_CHUNKS))
-        return 1;
-    snprintf(why, why_size, "line %zu: more than twice as many cv lines in the file as the "
-             "object of its first record has chunks (%" PRIu64 "): a part given twice or "
-             "more, or of another object", s->lineno, s->chunks);
-    return 0;
+    return s->cvs <= 2 * (s->chunks + KSUMPROV_PART_MAX_CHUNKS) ||
+           say(why, why_size, "line %zu: more than twice as many cv lines in the file as the "
+               "object of its first record has chunks (%" PRIu64 "): a part given twice or "
+               "more, or of another object", s->lineno, s->chunks);
 }
 
 int part_scan_more(part_scan *s, const char *text, size_t len, size_t *room, char *why,
@@ -609,19 +606,16 @@ int part_scan_more(part_scan *s, const char *text, size_t len, size_t *room, cha
 
     while (s->at < len) {
         skip_cv_lines(s, text, len);
-        if (!scan_cvs_fit(s, reason, sizeof reason)) {
-            got = -1;
-        } else if ((uint64_t)s->at > s->limit && s->line > HEADER_LINES) {
+        if (!scan_cvs_fit(s, reason, sizeof reason))
+            got = 0;
+        else if ((uint64_t)s->at > s->limit && s->line > HEADER_LINES)
             got = over_limit(s, reason, sizeof reason);
-        } else if (s->at < len &&
-                   (got = scan_line(s, text, len - s->at, reason, sizeof reason)) == 0) {
+        else if (s->at < len &&
+                 (got = scan_line(s, text, len - s->at, reason, sizeof reason)) < 0)
             break;
-        }
-        if (got < 0) {
-            snprintf(why, why_size, "%s: part record %zu: %s", s->file, s->records + 1,
-                     reason);
-            return 0;
-        }
+        if (got == 0)
+            return say(why, why_size, "%s: part record %zu: %s", s->file, s->records + 1,
+                       reason);
     }
     end = s->line == 0 ? s->at + HEADER_MAX
           : s->line < HEADER_LINES ? s->start + HEADER_MAX : s->limit;
@@ -645,33 +639,23 @@ int part_records_parse(OSSL_LIB_CTX *lib, const char *file, const char *text,
     while (next_line(&c)) {
         part_record *r;
         if (*n == cap) {
-            part_record *p = realloc(*recs, (cap ? 2 * cap : 4) * sizeof *p);
-            if (p == NULL) {
-                snprintf(why, why_size, "%s: out of memory", file);
-                return 0;
-            }
+            part_record *p = realloc(*recs, (cap = cap ? 2 * cap : 4) * sizeof *p);
+            if (p == NULL)
+                return say(why, why_size, "%s: out of memory", file);
             *recs = p;
-            cap = cap ? 2 * cap : 4;
         }
         r = &(*recs)[*n];
         memset(r, 0, sizeof *r);
         r->file = file;
         r->index = *n + 1;
         if (!parse_record(lib, &c, r)) {
-            snprintf(why, why_size, "%s: part record %zu: %s", file, r->index, reason);
             record_free(r);
-            return 0;
+            return say(why, why_size, "%s: part record %zu: %s", file, *n + 1, reason);
         }
         (*n)++;
     }
-    if (c.p < c.end) {
-        snprintf(why, why_size, "%s: part record %zu: truncated: a last line without "
-                 "its end", file, *n + 1);
-        return 0;
-    }
-    if (*n == 0) {
-        snprintf(why, why_size, "%s: no part record", file);
-        return 0;
-    }
-    return 1;
+    if (c.p < c.end)
+        return say(why, why_size, "%s: part record %zu: truncated: a last line without "
+                   "its end", file, *n + 1);
+    return *n > 0 || say(why, why_size, "%s: no part record", file);
 }

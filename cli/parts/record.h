@@ -30,7 +30,6 @@ const part_family *part_family_of(const char *name);
 
 #define PART_CHUNK 8192
 #define PART_DIGEST 32     /* KT128 of C, of chunks, of the record */
-#define PART_MAX_CV 64
 
 typedef struct part_record {
     const char *file;        /* where it was read, for messages */
@@ -118,8 +117,8 @@ int part_provider_said(unsigned long e, int reason);
  * provider (KSUMPROV_R_ALLOC) said so. */
 int part_out_of_memory(void);
 /* Why an EVP call failed, into why: "out of memory" (part_out_of_memory),
- * else "WHAT: OpenSSL's reason"; empties OpenSSL's queue. */
-void part_failure(char *why, size_t size, const char *what);
+ * else "WHAT: OpenSSL's reason"; empties OpenSSL's queue.  Returns 0. */
+int part_failure(char *why, size_t size, const char *what);
 /* The same digest in steps, for a record written line by line: begun
  * here, ended by EVP_DigestFinalXOF of PART_DIGEST bytes. */
 int part_check_begin(OSSL_LIB_CTX *lib, EVP_MD_CTX *ctx);
