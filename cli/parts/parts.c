@@ -438,10 +438,10 @@ static int write_part(part_job *j)
 
 /* A thread's buffer for record files, kept from one file to the next:
  * fresh pages for every file were most of combining's system time.  One
- * of a quarter MiB or more is mapped in huge pages (bigmem.h): in a
- * virtual machine a fault a 4 KiB page was a fifth of combining's time
- * (1 GiB in 8 records: 826 faults, then 444); it grows by moving its
- * pages (mremap), never copying them, nor holding two at once. */
+ * of a quarter MiB or more is mapped in huge pages (bigmem.h), since a
+ * fault a 4 KiB page weighs on combining in a virtual machine
+ * (docs/parts.md); it grows by moving its pages (mremap), never
+ * copying them, nor holding two at once. */
 typedef struct text_buffer {
     char *p;
     size_t cap;
@@ -733,9 +733,9 @@ static int all_regular(const record_set *s, uint64_t *bytes)
     return 1;
 }
 
-/* Every file's records, two files at a time (checking a record is hashing
- * a 256th of its share: combining a 1 GiB object reads 6 MB); the first
- * failure in the order given is said. */
+/* Every file's records, two files at a time (checking a record hashes
+ * only a 256th of its share, so reading dominates); the first failure in
+ * the order given is said. */
 static int read_records(OSSL_LIB_CTX *lib, char **names, unsigned threads, record_set *s)
 {
     pthread_t helper;
