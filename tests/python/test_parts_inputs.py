@@ -480,3 +480,36 @@ def test_empty_shares_repeated_without_end_are_refused(tmp_path):
     assert re.search(r"^ksum: -: part record 23: line \d+: more than twice as many records in "
                      r"the file as the split of its first record has parts \(3\)",
                      err.decode()), err
+
+
+# ---- records cut short or stretched: each said with its line ----
+
+@pytest.mark.parametrize("tail, why", [
+    (b"ksum", r"part record 2: truncated: a last line without its end"),
+    (b"ksum-part 1\nalgo", r"part record 2: truncated: it ends before its 'algorithm' line"),
+    (b"x", r"part record 2: line \d+: not a part record of this version"),
+])
+def test_bytes_after_the_last_record_are_refused(records, tail, why):
+    d, _ = records
+    (d / "bad").write_bytes((d / "p1").read_bytes() + tail)
+    refused(["--combine", "bad", "p2", "p3"], r"^ksum: bad: " + why, cwd=d)
+
+
+def test_a_header_longer_than_any_record_is_refused(records):
+    d, _ = records
+    lines = (d / "p1").read_bytes().split(b"\n")
+    lines[2] = b"customization " + b"a" * (300 << 10)
+    (d / "bad").write_bytes(b"\n".join(lines))
+    refused(["--combine", "bad", "p2", "p3"],
+            r"^ksum: bad: part record 1: line 3: a header longer than any part record's$", cwd=d)
+
+
+def test_a_body_line_longer_than_any_is_refused(records):
+    d, _ = records
+    lines = (d / "p1").read_bytes().split(b"\n")
+    i = next(j for j, l in enumerate(lines) if l.startswith(b"cv "))
+    lines[i] = b"cv " + b"A" * 200000
+    (d / "bad").write_bytes(b"\n".join(lines))
+    refused(["--combine", "bad", "p2", "p3"],
+            rf"^ksum: bad: part record 1: line {i + 1}: longer than any line of a part record$",
+            cwd=d)
