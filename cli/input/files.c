@@ -109,6 +109,22 @@ size_t read_full_at(int fd, uint8_t *buf, size_t size, off_t at, int *err)
     return got;
 }
 
+int write_all(int fd, const void *p, size_t len)
+{
+    const uint8_t *at = p;
+
+    while (len > 0) {
+        ssize_t n = write(fd, at, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return 0;
+        at += n;
+        len -= (size_t)n;
+    }
+    return 1;
+}
+
 /* File systems whose files report sizes that are not their contents'. */
 static int pseudo_file_system(int fd)
 {

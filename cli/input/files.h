@@ -56,6 +56,8 @@ void input_free(input *in);
  * errno of a failed read (0 when none). */
 size_t read_full_at(int fd, uint8_t *buf, size_t size, off_t at, int *err);
 #define read_full(fd, buf, size, err) read_full_at(fd, buf, size, -1, err)
+/* 1 when all of p was written; else 0, with errno the failed write's. */
+int write_all(int fd, const void *p, size_t len);
 
 /* A regular file whose st_size is the length of what a read gives: not
  * one of size 0, nor one of /proc, /sys and the like, whose sizes are 0 or

@@ -36,24 +36,11 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Writes all of buf to standard error; a terminal that fails is let be. */
-static void put(const char *buf, size_t len)
-{
-    while (len > 0) {
-        ssize_t n = write(STDERR_FILENO, buf, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return;
-        buf += n;
-        len -= (size_t)n;
-    }
-}
-
+/* A terminal whose writes fail is let be. */
 static void erase(progress *pg)
 {
     if (pg->drawn)
-        put("\r\033[K", 4);
+        write_all(STDERR_FILENO, "\r\033[K", 4);
     pg->drawn = 0;
 }
 
@@ -131,7 +118,7 @@ static void draw(progress *pg)
     } else {
         snprintf(line, sizeof line, "\r%s%s\033[K", name, stats);
     }
-    put(line, strlen(line));
+    write_all(STDERR_FILENO, line, strlen(line));
     pg->drawn = 1;
 }
 
