@@ -54,7 +54,6 @@ int turns_open(turns *t, OSSL_LIB_CTX *lib, size_t nkeys, const digest_spec *eag
     t->turn = turn;
     t->big = batch != 0 && turn < INPUT_SIZE ? INPUT_SIZE : turn;
     t->batch = batch;
-    t->hungry = 1;   /* the pool counts every worker hungry at first */
     t->contexts = calloc(nslots * nkeys, sizeof *t->contexts);
     t->buf = input_buffer_new(turn);
     if (t->contexts == NULL || t->buf == NULL)
@@ -217,23 +216,15 @@ static int holds_long(const turns *t)
 }
 
 /* Fills the free places, until the pool has no file to give (or a long
- * file is in flight); waits for one only when none is in flight (then
- * this worker is hungry: the pool counts it until it has a file). */
+ * file is in flight); waits for one only when none is in flight. */
 static size_t fill(turns *t, const turns_source *src, size_t active)
 {
     for (size_t j = 0; j < t->nslots; j++) {
         in_flight *f = &t->f[j];
         while (!f->active) {
-            int wait = active == 0;
-            if (!wait && holds_long(t))
+            if ((active > 0 && holds_long(t)) ||
+                !src->take(src->ctx, active, &f->index, &f->job))
                 return active;
-            if (wait && !t->hungry) {
-                src->starving(src->ctx);
-                t->hungry = 1;
-            }
-            if (!src->take(src->ctx, active, &f->index, &f->job))
-                return active;
-            t->hungry &= !wait;
             f->active = start(t, j, f, src);
             active += f->active;
         }
