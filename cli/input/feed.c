@@ -59,29 +59,27 @@ static void *reader(void *arg)
     feed *f = arg;
     feed_ring *r = &f->ring;
 
-    for (;;) {
+    for (int done = 0; !done;) {
         size_t slot, n;
-        int err;
+        int err, stop;
         pthread_mutex_lock(&r->mu);
         while (!r->stop && r->filled - r->consumed == INPUT_BUFFERS)
             pthread_cond_wait(&r->changed, &r->mu);
         slot = r->filled % INPUT_BUFFERS;
-        if (r->stop) {
-            pthread_mutex_unlock(&r->mu);
-            return NULL;
-        }
+        stop = r->stop;
         pthread_mutex_unlock(&r->mu);
+        if (stop)
+            break;
         n = read_full(f->fd, r->in->buf[slot], r->in->size, &err);
         pthread_mutex_lock(&r->mu);
         r->got[slot] = n;
         r->err = err;
-        r->done = err != 0 || n < r->in->size;
+        r->done = done = err != 0 || n < r->in->size;
         r->filled++;
         pthread_cond_broadcast(&r->changed);
         pthread_mutex_unlock(&r->mu);
-        if (err != 0 || n < r->in->size)
-            return NULL;
     }
+    return NULL;
 }
 
 /* A reader thread pays for itself only over a file of several buffers: a
