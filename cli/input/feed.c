@@ -33,19 +33,16 @@ void feed_watch_stdin(feed *f)
 int feed_open(feed *f, int dirfd, const char *path, int regular_only, int nofollow,
               file_progress *progress)
 {
-    int fd, err;
+    int err;
 
-    f->owned = 0;           /* feed_close may follow a failed open */
-    f->reading_ahead = 0;
+    feed_use(f, STDIN_FILENO, progress);   /* feed_close may follow a failed open */
     if (dirfd == AT_FDCWD && strcmp(path, "-") == 0) {
-        feed_use(f, STDIN_FILENO, progress);
         feed_watch_stdin(f);
         return 0;
     }
     /* regular_only: a FIFO named by a check file must not make the open wait. */
-    if ((err = open_named(dirfd, path, regular_only, nofollow, &fd, &f->before)) != 0)
+    if ((err = open_named(dirfd, path, regular_only, nofollow, &f->fd, &f->before)) != 0)
         return err;
-    feed_use(f, fd, progress);
     f->owned = 1;
     f->watched = S_ISREG(f->before.st_mode);
     file_progress_start(progress, &f->before);
