@@ -93,7 +93,7 @@ static void draw(progress *pg)
     uint64_t done = atomic_load_explicit(&pg->current->done, memory_order_relaxed);
     uint64_t size = atomic_load_explicit(&pg->current->size, memory_order_relaxed);
     char stats[160], a[32], b[32], r[32], left[32], line[NAME_MAX_SHOWN + 200];
-    const char *name = pg->name;
+    const char *name = pg->name, *cut = "";
     unsigned width = terminal_width();
     size_t room;
 
@@ -114,10 +114,9 @@ static void draw(progress *pg)
             name++;
         while (((unsigned char)*name & 0xC0) == 0x80)
             name++;
-        snprintf(line, sizeof line, "\r...%s%s\033[K", name, stats);
-    } else {
-        snprintf(line, sizeof line, "\r%s%s\033[K", name, stats);
+        cut = "...";
     }
+    snprintf(line, sizeof line, "\r%s%s%s\033[K", cut, name, stats);
     write_all(STDERR_FILENO, line, strlen(line));
     pg->drawn = 1;
 }
