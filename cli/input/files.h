@@ -43,6 +43,11 @@ typedef struct input {
 /* Buffers from this size on are rounded up to whole huge pages. */
 #define INPUT_HUGE_MIN ((size_t)1 << 20)
 
+/* Room in *array, of *cap elements of size bytes, for need of them: the
+ * room doubled (from first), the new part zeroed; 0 when there was no
+ * memory for it. */
+int grow_array(void *array, size_t *cap, size_t need, size_t size, size_t first);
+
 /* A buffer to read into, page aligned, or NULL; given back with
  * input_buffer_free and the same size. */
 uint8_t *input_buffer_new(size_t size);
