@@ -116,35 +116,18 @@ static int stream_element(hasher *h, int fd, input *in)
     return err;
 }
 
-/* Standard input: a regular file redirected to it has a known length from
- * where it stands; anything else is a stream. */
-static int stdin_element(hasher *h, input *in)
-{
-    struct stat st;
-    off_t at;
-    feed f;
-
-    if (fstat(STDIN_FILENO, &st) == 0 && size_is_known(STDIN_FILENO, &st) &&
-        (at = lseek(STDIN_FILENO, 0, SEEK_CUR)) >= 0 && at <= st.st_size) {
-        feed_use(&f, STDIN_FILENO, NULL);
-        feed_watch_stdin(&f);
-        return regular_element(h, &f, (uint64_t)(st.st_size - at), in);
-    }
-    return stream_element(h, STDIN_FILENO, in);
-}
-
+/* A regular file has a known length, also one redirected to standard
+ * input (from where it stands); anything else is a stream. */
 static int element(hasher *h, const char *path, input *in)
 {
     feed f;
-    int err;
+    off_t at = 0;
+    int err = feed_open(&f, AT_FDCWD, path, in->regular_only, 0, NULL);
 
-    if (strcmp(path, "-") == 0)
-        return stdin_element(h, in);
-    if ((err = feed_open(&f, AT_FDCWD, path, in->regular_only, 0, NULL)) != 0)
-        return err;
-    if (size_is_known(f.fd, &f.before))
-        err = regular_element(h, &f, (uint64_t)f.before.st_size, in);
-    else
+    if (err == 0 && f.watched && size_is_known(f.fd, &f.before) &&
+        (f.owned || ((at = lseek(f.fd, 0, SEEK_CUR)) >= 0 && at <= f.before.st_size)))
+        err = regular_element(h, &f, (uint64_t)(f.before.st_size - at), in);
+    else if (err == 0)
         err = stream_element(h, f.fd, in);
     feed_close(&f);
     return err;
