@@ -23,21 +23,16 @@ void feed_use(feed *f, int fd, file_progress *progress)
     file_progress_start(progress, NULL);
 }
 
-void feed_watch_stdin(feed *f)
-{
-    /* A regular file given as standard input is watched as a named one:
-     * one changed while it is read is an error, not a mixed checksum. */
-    f->watched = fstat(f->fd, &f->before) == 0 && S_ISREG(f->before.st_mode);
-}
-
 int feed_open(feed *f, int dirfd, const char *path, int regular_only, int nofollow,
               file_progress *progress)
 {
     int err;
 
     feed_use(f, STDIN_FILENO, progress);   /* feed_close may follow a failed open */
+    /* A regular file given as standard input is watched as a named one:
+     * one changed while it is read is an error, not a mixed checksum. */
     if (dirfd == AT_FDCWD && strcmp(path, "-") == 0) {
-        feed_watch_stdin(f);
+        f->watched = fstat(f->fd, &f->before) == 0 && S_ISREG(f->before.st_mode);
         return 0;
     }
     /* regular_only: a FIFO named by a check file must not make the open wait. */
