@@ -187,10 +187,10 @@ static int produce_one(pool *p, size_t i, size_t *held, int *files)
  * time; the caller holds the mutex and has checked that there is room.
  * The places from produced on are no other thread's until produced moves
  * past them.  One wake-up a batch, not an item: each costs more than a
- * file that fails to open.  Returns whether one is a file for a worker. */
+ * file that fails to open. */
 #define PRODUCE_MOST 16
 
-static int produce(pool *p)
+static void produce(pool *p)
 {
     size_t first = p->produced, ahead = p->produced - p->printed;
     size_t held = p->held, was = p->held, n = 0;
@@ -214,7 +214,6 @@ static int produce(pool *p)
         pthread_cond_broadcast(&p->done);
     if (p->ended || files > 0)
         pthread_cond_broadcast(&p->room);
-    return files > 0;
 }
 
 /* ---- the workers ---- */
