@@ -23,29 +23,21 @@ void feed_use(feed *f, int fd, file_progress *progress)
     file_progress_start(progress, NULL);
 }
 
-void feed_watch_stdin(feed *f)
-{
-    /* A regular file given as standard input is watched as a named one:
-     * one changed while it is read is an error, not a mixed checksum. */
-    f->watched = fstat(f->fd, &f->before) == 0 && S_ISREG(f->before.st_mode);
-}
-
 int feed_open(feed *f, int dirfd, const char *path, int regular_only, int nofollow,
               file_progress *progress)
 {
-    int fd, err;
+    int err;
 
-    f->owned = 0;           /* feed_close may follow a failed open */
-    f->reading_ahead = 0;
+    feed_use(f, STDIN_FILENO, progress);   /* feed_close may follow a failed open */
+    /* A regular file given as standard input is watched as a named one:
+     * one changed while it is read is an error, not a mixed checksum. */
     if (dirfd == AT_FDCWD && strcmp(path, "-") == 0) {
-        feed_use(f, STDIN_FILENO, progress);
-        feed_watch_stdin(f);
+        f->watched = fstat(f->fd, &f->before) == 0 && S_ISREG(f->before.st_mode);
         return 0;
     }
     /* regular_only: a FIFO named by a check file must not make the open wait. */
-    if ((err = open_named(dirfd, path, regular_only, nofollow, &fd, &f->before)) != 0)
+    if ((err = open_named(dirfd, path, regular_only, nofollow, &f->fd, &f->before)) != 0)
         return err;
-    feed_use(f, fd, progress);
     f->owned = 1;
     f->watched = S_ISREG(f->before.st_mode);
     file_progress_start(progress, &f->before);
@@ -59,29 +51,27 @@ static void *reader(void *arg)
     feed *f = arg;
     feed_ring *r = &f->ring;
 
-    for (;;) {
+    for (int done = 0; !done;) {
         size_t slot, n;
-        int err;
+        int err, stop;
         pthread_mutex_lock(&r->mu);
         while (!r->stop && r->filled - r->consumed == INPUT_BUFFERS)
             pthread_cond_wait(&r->changed, &r->mu);
         slot = r->filled % INPUT_BUFFERS;
-        if (r->stop) {
-            pthread_mutex_unlock(&r->mu);
-            return NULL;
-        }
+        stop = r->stop;
         pthread_mutex_unlock(&r->mu);
+        if (stop)
+            break;
         n = read_full(f->fd, r->in->buf[slot], r->in->size, &err);
         pthread_mutex_lock(&r->mu);
         r->got[slot] = n;
         r->err = err;
-        r->done = err != 0 || n < r->in->size;
+        r->done = done = err != 0 || n < r->in->size;
         r->filled++;
         pthread_cond_broadcast(&r->changed);
         pthread_mutex_unlock(&r->mu);
-        if (err != 0 || n < r->in->size)
-            return NULL;
     }
+    return NULL;
 }
 
 /* A reader thread pays for itself only over a file of several buffers: a

@@ -55,9 +55,6 @@ int feed_open(feed *f, int dirfd, const char *path, int regular_only, int nofoll
 /* A descriptor already open (standard input, a temporary file), not judged
  * for change, not closed by feed_close. */
 void feed_use(feed *f, int fd, file_progress *progress);
-/* After feed_use on standard input: watch it for changes, as a named file
- * is, when it is a regular file. */
-void feed_watch_stdin(feed *f);
 /* From now on a reader thread reads ahead into in's buffers, when they are
  * there and the file is long enough for it to pay. */
 void feed_read_ahead(feed *f, input *in);

@@ -17,6 +17,27 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
+int grow_array(void *array, size_t *cap, size_t need, size_t size, size_t first)
+{
+    size_t n = *cap;
+    char *p;
+
+    if (need <= n)
+        return 1;
+    while (n < need) {
+        if (n > SIZE_MAX / 2 / size)
+            return 0;
+        n = n ? 2 * n : first;
+    }
+    memcpy(&p, array, sizeof p);
+    if ((p = realloc(p, n * size)) == NULL)
+        return 0;
+    memset(p + *cap * size, 0, (n - *cap) * size);
+    memcpy(array, &p, sizeof p);
+    *cap = n;
+    return 1;
+}
+
 /* Every read buffer starts on a page: the kernel's copy out of the page
  * cache into a destination off a cache line is several times slower on
  * some CPUs (bench/read_align.c).  A buffer of a MiB or more is mapped in
@@ -107,6 +128,22 @@ size_t read_full_at(int fd, uint8_t *buf, size_t size, off_t at, int *err)
         got += (size_t)n;
     }
     return got;
+}
+
+int write_all(int fd, const void *p, size_t len)
+{
+    const uint8_t *at = p;
+
+    while (len > 0) {
+        ssize_t n = write(fd, at, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return 0;
+        at += n;
+        len -= (size_t)n;
+    }
+    return 1;
 }
 
 /* File systems whose files report sizes that are not their contents'. */
@@ -249,19 +286,8 @@ static void drop_line(line_reader *r)
 /* Appends n bytes to the line; 0 when memory ran out. */
 static int append_line(line_reader *r, const uint8_t *p, size_t n)
 {
-    if (r->len + n + 1 > r->cap) {
-        size_t cap = r->cap ? r->cap : 256;
-        char *bigger;
-        while (cap < r->len + n + 1) {
-            if (cap > SIZE_MAX / 2)
-                return 0;
-            cap *= 2;
-        }
-        if ((bigger = realloc(r->line, cap)) == NULL)
-            return 0;
-        r->line = bigger;
-        r->cap = cap;
-    }
+    if (!grow_array(&r->line, &r->cap, r->len + n + 1, 1, 256))
+        return 0;
     memcpy(r->line + r->len, p, n);
     r->len += n;
     r->line[r->len] = '\0';

@@ -43,6 +43,11 @@ typedef struct input {
 /* Buffers from this size on are rounded up to whole huge pages. */
 #define INPUT_HUGE_MIN ((size_t)1 << 20)
 
+/* Room in *array, of *cap elements of size bytes, for need of them: the
+ * room doubled (from first), the new part zeroed; 0 when there was no
+ * memory for it. */
+int grow_array(void *array, size_t *cap, size_t need, size_t size, size_t first);
+
 /* A buffer to read into, page aligned, or NULL; given back with
  * input_buffer_free and the same size. */
 uint8_t *input_buffer_new(size_t size);
@@ -56,6 +61,8 @@ void input_free(input *in);
  * errno of a failed read (0 when none). */
 size_t read_full_at(int fd, uint8_t *buf, size_t size, off_t at, int *err);
 #define read_full(fd, buf, size, err) read_full_at(fd, buf, size, -1, err)
+/* 1 when all of p was written; else 0, with errno the failed write's. */
+int write_all(int fd, const void *p, size_t len);
 
 /* A regular file whose st_size is the length of what a read gives: not
  * one of size 0, nor one of /proc, /sys and the like, whose sizes are 0 or

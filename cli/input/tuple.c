@@ -28,44 +28,24 @@ static int regular_element(hasher *h, feed *f, uint64_t size, input *in)
  * a stream of limit bytes exactly stays in memory). */
 static int read_stream(int fd, uint8_t **buf, size_t *len, size_t limit, int *more)
 {
-    size_t cap = 0;
+    size_t cap = 0, want, got;
     uint8_t *grown;
+    int err;
 
     *more = 0;
-    for (;;) {
-        ssize_t n;
+    do {
         if (*len > limit) {
             *more = 1;
             return 0;
         }
-        if (*len == cap) {
-            cap = cap == 0 ? 1 << 16 : 2 * cap <= limit ? 2 * cap : limit + 1;
-            if ((grown = realloc(*buf, cap)) == NULL)
-                return ENOMEM;
-            *buf = grown;
-        }
-        n = read(fd, *buf + *len, cap - *len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return n < 0 ? errno : 0;
-        *len += (size_t)n;
-    }
-}
-
-/* 1 when all of p was written. */
-static int write_all(int fd, const uint8_t *p, size_t len)
-{
-    while (len > 0) {
-        ssize_t n = write(fd, p, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return 0;
-        p += n;
-        len -= (size_t)n;
-    }
-    return 1;
+        cap = cap == 0 ? 1 << 16 : 2 * cap <= limit ? 2 * cap : limit + 1;
+        if ((grown = realloc(*buf, cap)) == NULL)
+            return ENOMEM;
+        *buf = grown;
+        want = cap - *len;
+        *len += got = read_full(fd, *buf + *len, want, &err);
+    } while (err == 0 && got == want);
+    return err;
 }
 
 /* An unnamed file in $TMPDIR (or /tmp), gone when closed; -1 if none. */
@@ -102,17 +82,10 @@ static int spilled_element(hasher *h, int fd, const uint8_t *head, size_t len, i
         return KSUM_ESPILL;
     }
     err = write_all(tmp, head, len) ? 0 : KSUM_ESPILL;
-    while (err == 0) {
-        ssize_t n = read(fd, in->buf[0], in->size);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            err = n < 0 ? errno : 0;
-            break;
-        }
-        if (!write_all(tmp, in->buf[0], (size_t)n))
+    for (size_t n = in->size; err == 0 && n == in->size; total += n) {
+        n = read_full(fd, in->buf[0], in->size, &err);
+        if (err == 0 && !write_all(tmp, in->buf[0], n))
             err = KSUM_ESPILL;
-        total += (uint64_t)n;
     }
     if (err == KSUM_ESPILL)
         in->spill_errno = errno;    /* the failed write's: ENOSPC, EDQUOT, ... */
@@ -143,35 +116,18 @@ static int stream_element(hasher *h, int fd, input *in)
     return err;
 }
 
-/* Standard input: a regular file redirected to it has a known length from
- * where it stands; anything else is a stream. */
-static int stdin_element(hasher *h, input *in)
-{
-    struct stat st;
-    off_t at;
-    feed f;
-
-    if (fstat(STDIN_FILENO, &st) == 0 && size_is_known(STDIN_FILENO, &st) &&
-        (at = lseek(STDIN_FILENO, 0, SEEK_CUR)) >= 0 && at <= st.st_size) {
-        feed_use(&f, STDIN_FILENO, NULL);
-        feed_watch_stdin(&f);
-        return regular_element(h, &f, (uint64_t)(st.st_size - at), in);
-    }
-    return stream_element(h, STDIN_FILENO, in);
-}
-
+/* A regular file has a known length, also one redirected to standard
+ * input (from where it stands); anything else is a stream. */
 static int element(hasher *h, const char *path, input *in)
 {
     feed f;
-    int err;
+    off_t at = 0;
+    int err = feed_open(&f, AT_FDCWD, path, in->regular_only, 0, NULL);
 
-    if (strcmp(path, "-") == 0)
-        return stdin_element(h, in);
-    if ((err = feed_open(&f, AT_FDCWD, path, in->regular_only, 0, NULL)) != 0)
-        return err;
-    if (size_is_known(f.fd, &f.before))
-        err = regular_element(h, &f, (uint64_t)f.before.st_size, in);
-    else
+    if (err == 0 && f.watched && size_is_known(f.fd, &f.before) &&
+        (f.owned || ((at = lseek(f.fd, 0, SEEK_CUR)) >= 0 && at <= f.before.st_size)))
+        err = regular_element(h, &f, (uint64_t)(f.before.st_size - at), in);
+    else if (err == 0)
         err = stream_element(h, f.fd, in);
     feed_close(&f);
     return err;

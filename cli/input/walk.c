@@ -25,24 +25,6 @@ struct name_source {
 
 /* ---- the entries of one directory, and the path ---- */
 
-int grow_array(void *array, size_t *cap, size_t need, size_t size, size_t first)
-{
-    size_t n = *cap;
-    char *p;
-
-    if (need <= n)
-        return 1;
-    while (n < need)
-        n = n ? 2 * n : first;
-    memcpy(&p, array, sizeof p);
-    if ((p = realloc(p, n * size)) == NULL)
-        return 0;
-    memset(p + *cap * size, 0, (n - *cap) * size);
-    memcpy(array, &p, sizeof p);
-    *cap = n;
-    return 1;
-}
-
 static int walk_add(walk_level *l, char type, const char *name)
 {
     size_t len = strlen(name) + 2;

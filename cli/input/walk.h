@@ -106,10 +106,6 @@ typedef struct walk_stack {
     void *ctx;
 } walk_stack;
 
-/* Room in *array, of *cap elements of size bytes, for need of them: the
- * room doubled (from first), the new part zeroed; 0 when there was no
- * memory for it. */
-int grow_array(void *array, size_t *cap, size_t need, size_t size, size_t first);
 /* The type byte of a status. */
 char walk_type(mode_t mode);
 /* Opens the directory path + name_at in dirfd (through a symbolic link

@@ -187,10 +187,10 @@ static int produce_one(pool *p, size_t i, size_t *held, int *files)
  * time; the caller holds the mutex and has checked that there is room.
  * The places from produced on are no other thread's until produced moves
  * past them.  One wake-up a batch, not an item: each costs more than a
- * file that fails to open.  Returns whether one is a file for a worker. */
+ * file that fails to open. */
 #define PRODUCE_MOST 16
 
-static int produce(pool *p)
+static void produce(pool *p)
 {
     size_t first = p->produced, ahead = p->produced - p->printed;
     size_t held = p->held, was = p->held, n = 0;
@@ -214,7 +214,6 @@ static int produce(pool *p)
         pthread_cond_broadcast(&p->done);
     if (p->ended || files > 0)
         pthread_cond_broadcast(&p->room);
-    return files > 0;
 }
 
 /* ---- the workers ---- */
@@ -222,6 +221,7 @@ static int produce(pool *p)
 typedef struct worker {
     pool *p;
     unsigned id;
+    int hungry;     /* counted in p->hungry */
     turns t;
 } worker;
 
@@ -250,6 +250,9 @@ static int take_file(void *ctx, size_t active, size_t *index, file_job *job)
     int have = 0, wait = active == 0;
 
     pthread_mutex_lock(&p->mu);
+    /* Nothing in flight: hungry until it has a file. */
+    p->hungry += wait && !w->hungry;
+    w->hungry |= wait;
     while (!p->stop) {
         size_t i;
         /* Before printed, every file was taken (the printing thread passes
@@ -289,6 +292,7 @@ static int take_file(void *ctx, size_t active, size_t *index, file_job *job)
     if (have) {
         *job = at(p, *index)->job;
         p->hungry -= wait;
+        w->hungry &= !wait;
         /* A list of one big image, or the last file of many: the other
          * workers would only wait, so its tree takes their threads. */
         job->alone = wait && p->ended && p->untaken == 0 && p->hungry + 1 == p->workers;
@@ -325,20 +329,10 @@ static int stopped(void *ctx)
     return stop;
 }
 
-/* A worker has nothing in flight: it will wait for a file. */
-static void starving(void *ctx)
-{
-    pool *p = ((worker *)ctx)->p;
-
-    pthread_mutex_lock(&p->mu);
-    p->hungry++;
-    pthread_mutex_unlock(&p->mu);
-}
-
 static void *work(void *arg)
 {
     worker *w = arg;
-    turns_source src = {take_file, publish, stopped, starving, w};
+    turns_source src = {take_file, publish, stopped, w};
 
     turns_run(&w->t, &src);
     /* Its contexts and buffers go now, on its own thread: a worker that
@@ -420,6 +414,7 @@ static unsigned open_workers(worker *w, const road *r, OSSL_LIB_CTX *lib,
     for (; w != NULL && n < r->workers; n++) {
         w[n].p = p;
         w[n].id = n;
+        w[n].hungry = 1;   /* the pool counts every worker hungry at first */
         if (!turns_open(&w[n].t, lib, c->nkeys, c->eager, c->neager, r->in_flight,
                         r->batched ? BATCH_TURN : INPUT_SIZE, r->batched ? n + 1 : 0)) {
             turns_close(&w[n].t);

@@ -36,24 +36,11 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Writes all of buf to standard error; a terminal that fails is let be. */
-static void put(const char *buf, size_t len)
-{
-    while (len > 0) {
-        ssize_t n = write(STDERR_FILENO, buf, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return;
-        buf += n;
-        len -= (size_t)n;
-    }
-}
-
+/* A terminal whose writes fail is let be. */
 static void erase(progress *pg)
 {
     if (pg->drawn)
-        put("\r\033[K", 4);
+        write_all(STDERR_FILENO, "\r\033[K", 4);
     pg->drawn = 0;
 }
 
@@ -106,7 +93,7 @@ static void draw(progress *pg)
     uint64_t done = atomic_load_explicit(&pg->current->done, memory_order_relaxed);
     uint64_t size = atomic_load_explicit(&pg->current->size, memory_order_relaxed);
     char stats[160], a[32], b[32], r[32], left[32], line[NAME_MAX_SHOWN + 200];
-    const char *name = pg->name;
+    const char *name = pg->name, *cut = "";
     unsigned width = terminal_width();
     size_t room;
 
@@ -127,11 +114,10 @@ static void draw(progress *pg)
             name++;
         while (((unsigned char)*name & 0xC0) == 0x80)
             name++;
-        snprintf(line, sizeof line, "\r...%s%s\033[K", name, stats);
-    } else {
-        snprintf(line, sizeof line, "\r%s%s\033[K", name, stats);
+        cut = "...";
     }
-    put(line, strlen(line));
+    snprintf(line, sizeof line, "\r%s%s%s\033[K", cut, name, stats);
+    write_all(STDERR_FILENO, line, strlen(line));
     pg->drawn = 1;
 }
 

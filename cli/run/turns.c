@@ -54,7 +54,6 @@ int turns_open(turns *t, OSSL_LIB_CTX *lib, size_t nkeys, const digest_spec *eag
     t->turn = turn;
     t->big = batch != 0 && turn < INPUT_SIZE ? INPUT_SIZE : turn;
     t->batch = batch;
-    t->hungry = 1;   /* the pool counts every worker hungry at first */
     t->contexts = calloc(nslots * nkeys, sizeof *t->contexts);
     t->buf = input_buffer_new(turn);
     if (t->contexts == NULL || t->buf == NULL)
@@ -178,34 +177,27 @@ static int spread_alone(turns *t, size_t j, in_flight *f)
  * published). */
 static int start(turns *t, size_t j, in_flight *f, const turns_source *src)
 {
+    uint64_t size;
+
     memset(&f->r, 0, sizeof f->r);
     /* Regular files only, opened without waiting: something that is no
      * longer a regular file goes back to the pool, which decides. */
     f->r.err = feed_open(&f->in, f->job.dirfd, f->job.path + f->job.name_at, 1, f->job.nofollow,
                          f->job.progress);
-    if (f->r.err == 0 && spread_alone(t, j, f)) {
+    if (f->r.err != 0 || spread_alone(t, j, f) || (f->r.err = begin_contexts(t, j, f)) != 0) {
         finish(f, src);
         return 0;
     }
-    if (f->r.err == 0 && (f->r.err = begin_contexts(t, j, f)) == 0) {
-        /* Long: more than a big turn after its last pairing ends (a K12
-         * file of megabytes: only its first chunk pairs).  Files taken
-         * beside it would pair only their first chunks with it, then wait
-         * on this worker's thread while another worker may be idle: 8
-         * files of 32 MiB on two workers, taken as they free up, are
-         * checked in 0.85x the time of four each, interleaved.  A worker
-         * alone keeps pairing: no other would take them sooner.  The size
-         * only schedules; a file that changes is judged at its end. */
-        uint64_t size = f->in.watched ? (uint64_t)f->in.before.st_size : 0;
-        f->long_file = t->shared && f->unpaired != SIZE_MAX && size > f->unpaired &&
-                       size - f->unpaired > t->big;
-        return 1;
-    }
-    free(f->r.sums);
-    f->r.sums = NULL;
-    feed_close(&f->in);
-    src->publish(src->ctx, f->index, &f->r);
-    return 0;
+    /* Long: more than a big turn after its last pairing ends (a K12 file
+     * of megabytes: only its first chunk pairs).  Files taken beside it
+     * would pair only their first chunks with it, then wait on this
+     * worker's thread while another worker may be idle.  A worker alone
+     * keeps pairing: no other would take them sooner.  The size only
+     * schedules; a file that changes is judged at its end. */
+    size = f->in.watched ? (uint64_t)f->in.before.st_size : 0;
+    f->long_file = t->shared && f->unpaired != SIZE_MAX && size > f->unpaired &&
+                   size - f->unpaired > t->big;
+    return 1;
 }
 
 static int holds_long(const turns *t)
@@ -217,23 +209,15 @@ static int holds_long(const turns *t)
 }
 
 /* Fills the free places, until the pool has no file to give (or a long
- * file is in flight); waits for one only when none is in flight (then
- * this worker is hungry: the pool counts it until it has a file). */
+ * file is in flight); waits for one only when none is in flight. */
 static size_t fill(turns *t, const turns_source *src, size_t active)
 {
     for (size_t j = 0; j < t->nslots; j++) {
         in_flight *f = &t->f[j];
         while (!f->active) {
-            int wait = active == 0;
-            if (!wait && holds_long(t))
+            if ((active > 0 && holds_long(t)) ||
+                !src->take(src->ctx, active, &f->index, &f->job))
                 return active;
-            if (wait && !t->hungry) {
-                src->starving(src->ctx);
-                t->hungry = 1;
-            }
-            if (!src->take(src->ctx, active, &f->index, &f->job))
-                return active;
-            t->hungry &= !wait;
             f->active = start(t, j, f, src);
             active += f->active;
         }

@@ -62,15 +62,13 @@ typedef struct turns_source {
     /* The next file: its index (for publish) and job.  With nothing in
      * flight (active 0) it waits for one; with active files, it returns 0
      * at once when none is ready or the hungry workers need those there
-     * are.  0 too when there are no more or output stopped. */
+     * are (the pool counts a worker hungry while it has nothing in
+     * flight).  0 too when there are no more or output stopped. */
     int (*take)(void *ctx, size_t active, size_t *index, file_job *job);
     /* File index's result (r's memory becomes the pool's). */
     void (*publish)(void *ctx, size_t index, file_result *r);
     /* Output failed: drop everything in flight. */
     int (*stopped)(void *ctx);
-    /* Nothing in flight any more: the next take waits (the pool counts
-     * the worker hungry until a take with wait succeeds). */
-    void (*starving)(void *ctx);
     void *ctx;
 } turns_source;
 
@@ -108,7 +106,6 @@ typedef struct turns {
     uint8_t *buf, *big_buf;  /* big_buf made when first needed: speed only */
     input ahead;             /* read-ahead buffers, for a file alone */
     int ahead_made;          /* 0: not yet; 1: made; -1: no memory */
-    int hungry;              /* counted as such by the pool */
     int shared;              /* other workers take files from the pool too */
 } turns;
 
