@@ -1057,16 +1057,18 @@ static int check_run_open(check_run *run, const options *o, OSSL_LIB_CTX *lib, r
     c->xof_opts.given |= TAKES_XOF;
     c->st = &pr->st;
     c->lists = o->files;
-    pr->st = (check_style){o->status, o->quiet, o->warn, o->strict, o->ignore_missing,
-                           (o->given & TAKES_KEY) != 0, o->evp->alg};
+    pr->st = (check_style){.status = o->status, .quiet = o->quiet, .warn = o->warn,
+                           .strict = o->strict, .ignore_missing = o->ignore_missing,
+                           .keyed = (o->given & TAKES_KEY) != 0, .guess = o->evp->alg};
     pr->ok = 1;
     pr->stdin_refusal = isatty(STDIN_FILENO) ? KSUM_ETTY : 0;
     for (char **f = o->files; *f != NULL; f++)
         if (is_standard_input(*f))
             pr->stdin_refusal = KSUM_ESTDIN;
     road_choose(r, o, lib, 1, 1);
-    c->facts = (hasher_cache){lib, 1, calloc(CACHE_KEYS, sizeof(hasher))};
-    pr->hashers = (hasher_cache){lib, 0, calloc(CACHE_KEYS, sizeof(hasher))};
+    c->facts = (hasher_cache){.lib = lib, .quiet = 1,
+                              .hashers = calloc(CACHE_KEYS, sizeof(hasher))};
+    pr->hashers = (hasher_cache){.lib = lib, .hashers = calloc(CACHE_KEYS, sizeof(hasher))};
     if (c->facts.hashers == NULL || pr->hashers.hashers == NULL ||
         !input_init(&pr->in, r->read_ahead))
         return 0;
