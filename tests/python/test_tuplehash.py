@@ -4,6 +4,7 @@ one element, against tests/python/keccak_ref.py; check mode verifies it."""
 import os
 import random
 import subprocess
+import threading
 
 import pytest
 
@@ -98,6 +99,31 @@ def test_a_long_stream_is_not_held_in_memory(tree):
     assert p.stderr.decode().splitlines() == [
         "ksum: -: a stream over 32 MiB needs a temporary file (TMPDIR or /tmp): cannot write one"
         ": No such file or directory"]   # the reason is kept (issue 17, item 9)
+
+
+@pytest.mark.parametrize("size", [(32 << 20) - 1, 32 << 20, (32 << 20) + 1, (32 << 20) + 65537])
+def test_a_stream_at_the_memory_bound_gives_the_files_digest(tree, size):
+    # Streams are read in growing buffers up to the bound, then spilled:
+    # at each side of it, and in pieces that end nowhere in particular, the
+    # digest is the one of the same bytes as a named file.
+    data = random.Random(size).randbytes(size)
+    small = write(tree, "s", b"small")
+    write(tree, "big", data)
+    want = run(["--tuplehash256", small, "big"], cwd=tree)[1].split()[0]
+    p = subprocess.Popen([KSUM, "--tuplehash256", small, "-"], cwd=tree,
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    def feed():
+        for i in range(0, size, 65521):
+            p.stdin.write(data[i:i + 65521])
+        p.stdin.close()
+
+    feeder = threading.Thread(target=feed)
+    feeder.start()
+    out, err = p.stdout.read(), p.stderr.read()
+    feeder.join()
+    assert p.wait(timeout=60) == 0, err
+    assert out.split()[0] == want
 
 
 def test_a_stream_among_files(tree):
