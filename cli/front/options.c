@@ -170,16 +170,14 @@ int options_length_valid(const options *o)
     return 1;
 }
 
-static int set_flag(options *o, const option_row *row, const char *arg)
+/* What a row without a setter does: an int of options set to 1, or a
+ * string to the argument. */
+static int set_field(options *o, const option_row *row, const char *arg)
 {
-    (void)arg;
-    *(int *)((char *)o + row->field) = 1;
-    return 1;
-}
-
-static int set_text(options *o, const option_row *row, const char *arg)
-{
-    *(const char **)((char *)o + row->field) = arg;
+    if (row->arg != NULL)
+        *(const char **)((char *)o + row->field) = arg;
+    else
+        *(int *)((char *)o + row->field) = 1;
     return 1;
 }
 
@@ -221,7 +219,7 @@ static int set_text_mode(options *o, const option_row *row, const char *arg)
 {
     o->binary = 0;
     o->text_after_tag = o->tag;
-    return set_flag(o, row, arg);
+    return set_field(o, row, arg);
 }
 
 /* --tag and --untagged undo each other: the last counts. */
@@ -230,7 +228,7 @@ static int set_form(options *o, const option_row *row, const char *arg)
     o->tag = 0;
     o->untagged = 0;
     o->text_after_tag = 0;
-    return set_flag(o, row, arg);
+    return set_field(o, row, arg);
 }
 
 /* --status, --warn and --quiet undo each other: the last counts, as in
@@ -242,7 +240,7 @@ static int set_verbosity(options *o, const option_row *row, const char *arg)
     o->status = 0;
     o->warn = 0;
     o->quiet = 0;
-    return set_flag(o, row, arg);
+    return set_field(o, row, arg);
 }
 
 /* --exclude, any number of times: the patterns are the argv strings. */
@@ -298,7 +296,7 @@ static int print_row_names(const option_row *r)
 {
     int width = 0;
 
-    for (const char *s = r->shorts; *s != '\0'; s++)
+    for (const char *s = r->shorts; s != NULL && *s != '\0'; s++)
         width += printf("-%c, ", *s);
     width += printf("%s", r->name);
     if (r->arg != NULL)
@@ -306,33 +304,27 @@ static int print_row_names(const option_row *r)
     return width;
 }
 
-/* The row whose help_at is at, or NULL. */
-static const option_row *row_at(int at)
+/* The common options, the rows with a text and those beside them, one
+ * line each, their texts from column 28, or after two spaces when the
+ * names reach further.  Returns the first of the other options. */
+static const option_row *print_common_options(void)
 {
-    for (size_t i = 0; i < option_row_count; i++)
-        if (option_rows[i].help_at == at)
-            return &option_rows[i];
-    return NULL;
-}
+    const option_row *r = option_rows;
 
-/* The common options, one line each (some name several), their texts from
- * column 28, or after two spaces when the names reach further. */
-static void print_common_options(void)
-{
-    const option_row *r, *next;
-
-    for (int at = 1; (r = row_at(at)) != NULL; at++) {
-        int column = printf("  %s", r->shorts[0] != '\0' ? "" : "    ") + print_row_names(r);
-        for (; (next = row_at(at + 1)) != NULL && next->help == NULL; at++)
-            column += printf(", ") + print_row_names(next);
+    while (r->help != NULL) {
+        const char *help = r->help;
+        int column = printf("  %s", r->shorts != NULL ? "" : "    ") + print_row_names(r);
+        for (r++; r->beside; r++)
+            column += printf(", ") + print_row_names(r);
         printf("%*s", column <= 26 ? 28 - column : 2, "");
-        for (const char *t = r->help; *t != '\0'; t++) {
+        for (const char *t = help; *t != '\0'; t++) {
             putchar(*t);
             if (*t == '\n')
                 printf("%28s", "");
         }
         putchar('\n');
     }
+    return r;
 }
 
 /* One word of a paragraph wrapped at 72 columns; *column is where the
@@ -349,17 +341,17 @@ static void print_word(int *column, const char *word, int len)
 }
 
 /* "The other options (--function, ...), " and after them text: the rows
- * that have no line of the common options, in their order (-help_at). */
-static void print_other_options(const char *text)
+ * from first to the end of the table. */
+static void print_other_options(const option_row *first, const char *text)
 {
-    const option_row *r;
+    const option_row *end = option_rows + option_row_count;
     int column = 0;
     char word[64];
 
     print_word(&column, "The other options", 17);
-    for (int n = 1; (r = row_at(-n)) != NULL; n++) {
-        snprintf(word, sizeof word, "%s%s%s", n == 1 ? "(" : "", r->name,
-                 row_at(-n - 1) == NULL ? ")," : ",");
+    for (const option_row *r = first; r < end; r++) {
+        snprintf(word, sizeof word, "%s%s%s", r == first ? "(" : "", r->name,
+                 r + 1 == end ? ")," : ",");
         print_word(&column, word, (int)strlen(word));
     }
     for (const char *w = text; *w != '\0'; w += strspn(w, " ")) {
@@ -374,6 +366,7 @@ static void print_other_options(const char *text)
 static void print_help(void)
 {
     const algorithm *end = algorithms + algorithm_count;
+    const option_row *others;
 
     printf("Usage: ksum [OPTION]... [FILE]...\n"
            "Print or check checksums of the Keccak family, through OpenSSL's EVP and\n"
@@ -382,10 +375,10 @@ static void print_help(void)
     for (const algorithm *a = algorithms; a < end;)
         a = print_switches(a, end);
     printf("\nCommon options:\n");
-    print_common_options();
+    others = print_common_options();
     putchar('\n');
-    print_other_options("the check-mode rules and the environment (KSUM_SIMD, KSUM_BATCH): "
-                        "man ksum, and the documents in /usr/share/doc/ksum.");
+    print_other_options(others, "the check-mode rules and the environment (KSUM_SIMD, "
+                                "KSUM_BATCH): man ksum, and the documents in /usr/share/doc/ksum.");
     printf("Exit status: 0 if every file was hashed or verified, 1 otherwise.\n");
 }
 
@@ -405,92 +398,80 @@ static int show(options *o, const option_row *row, const char *arg)
 
 /* ---- the table ---- */
 
-/* The columns of a row after its names and its argument.  What it sets:
- * an int of options set to 1, a string of options set to the argument,
- * what fn sets in field f, or what fn sets. */
-#define FLAG(f) set_flag, offsetof(options, f)
-#define TEXT(f) set_text, offsetof(options, f)
-#define SET(fn, f) fn, offsetof(options, f)
-#define CALL(fn) fn, 0
-/* Which algorithms take it: any, those that take bit (TAKES_*), or those
- * whose settable parameters list key, for an option that sends parameter
- * key of the given type (set_param), its value options.param[i], its
- * number i below OPTIONS_PARAMS_MAX; what is the value in messages. */
-#define ANY 0, NULL, PARAM_NONE, NULL
-#define NEEDS(bit) bit, NULL, PARAM_NONE, NULL
-#define PARAM(i, key, type, what) TAKES_PARAM(i), key, type, what
-/* Its place in --help: line at of the common options (from 1) with text,
- * its names on the line of the option at at - 1, or named n-th among the
- * other options.  Both are numbered from 1 without a gap: the first
- * number no row has ends them. */
-#define HELP(at, text) at, text
-#define BESIDE(at) at, NULL
-#define OTHER(n) -(n), NULL
+#define FIELD(f) offsetof(options, f)
 
-/* In getopt_long's order, which is the order of the candidates its message
- * lists for an ambiguous abbreviation. */
+/* In --help's order: the common options, each row with a text starting a
+ * line and the rows beside it following; then the other options, in the
+ * order that names them.  It is getopt_long's order too, which lists the
+ * candidates of an ambiguous abbreviation in it.  A row without a setter
+ * sets its field: an int to 1, or a string to the argument. */
 const option_row option_rows[] = {
-    {"--algorithm", "a", "NAME[,NAME]", CALL(set_algorithms), ANY,
-     HELP(1, "any name the provider knows; several: one\nread, one tagged line each")},
-    {"--output-size", "n", "BYTES", CALL(set_output_size), NEEDS(TAKES_SIZE),
-     HELP(2, "output length of the variable-length algorithms")},
-    {"--xof", "x", NULL, FLAG(xof), NEEDS(TAKES_XOF),
-     HELP(4, "XOF mode (KMAC, ParallelHash, TupleHash)")},
+    {.name = "--algorithm", .shorts = "a", .arg = "NAME[,NAME]", .set = set_algorithms,
+     .help = "any name the provider knows; several: one\nread, one tagged line each"},
+    {.name = "--output-size", .shorts = "n", .arg = "BYTES", .set = set_output_size,
+     .takes = TAKES_SIZE, .help = "output length of the variable-length algorithms"},
+    {.name = "--length", .shorts = "l", .arg = "BITS", .set = set_length, .takes = TAKES_SIZE,
+     .help = "the same in bits, as cksum (b3sum's -l counts bytes)"},
+    {.name = "--xof", .shorts = "x", .field = FIELD(xof), .takes = TAKES_XOF,
+     .help = "XOF mode (KMAC, ParallelHash, TupleHash)"},
     /* three spaces before the text: --help has always had them */
-    {"--key", "k", "HEX", CALL(set_key), NEEDS(TAKES_KEY), HELP(5, " KMAC key")},
-    {"--key-file", "", "FILE", CALL(set_key_file), NEEDS(TAKES_KEY), BESIDE(6)},
-    {"--customization", "C", "STR", CALL(set_param),
-     PARAM(0, KSUM_PARAM_CUSTOM, PARAM_TEXT, "customization"),
-     HELP(7, "customization string")},
-    {"--function", "f", "NAME", CALL(set_param),
-     PARAM(1, KSUM_PARAM_FUNCTION_NAME, PARAM_TEXT, "function name"), OTHER(1)},
-    {"--block-size", "B", "BYTES", CALL(set_param),
-     PARAM(2, KSUM_PARAM_BLOCK_SIZE, PARAM_COUNT, "block size"), OTHER(2)},
-    {"--domain", "", "BYTE", CALL(set_param),
-     PARAM(3, KSUM_PARAM_DOMAIN, PARAM_BYTE, "domain byte"), OTHER(3)},
+    {.name = "--key", .shorts = "k", .arg = "HEX", .set = set_key, .takes = TAKES_KEY,
+     .help = " KMAC key"},
+    {.name = "--key-file", .arg = "FILE", .set = set_key_file, .takes = TAKES_KEY, .beside = 1},
+    {.name = "--customization", .shorts = "C", .arg = "STR", .set = set_param,
+     .takes = TAKES_PARAM(0), .param = KSUM_PARAM_CUSTOM, .type = PARAM_TEXT,
+     .what = "customization", .help = "customization string"},
+    {.name = "--tag", .set = set_form, .field = FIELD(tag),
+     .help = "BSD-style lines: ALGO (NAME) = HEX"},
+    {.name = "--base64", .field = FIELD(base64), .help = "digests in base64"},
+    {.name = "--recursive", .shorts = "r", .field = FIELD(recursive),
+     .help = "the regular files under each directory FILE"},
+    {.name = "--check", .shorts = "c", .field = FIELD(check),
+     .help = "read checksums from the FILEs and check them;\nwith a key, only at the length "
+             "of -n/-l or the\ndefault, and every line must verify"},
+    {.name = "--warn", .shorts = "w", .set = set_verbosity, .field = FIELD(warn),
+     .help = "as sha256sum -c"},
+    {.name = "--strict", .field = FIELD(strict), .beside = 1},
+    {.name = "--quiet", .set = set_verbosity, .field = FIELD(quiet), .beside = 1},
+    {.name = "--status", .set = set_verbosity, .field = FIELD(status), .beside = 1},
+    {.name = "--ignore-missing", .field = FIELD(ignore_missing), .beside = 1},
     /* sent to the algorithms that take it (TAKES_THREADS), refused by none */
-    {"--threads", "", "N", CALL(set_threads), ANY,
-     HELP(17, "worker threads (0, the default: every CPU)")},
-    {"--binary", "b", NULL, FLAG(binary), ANY, OTHER(4)},
-    {"--text", "t", NULL, SET(set_text_mode, text_given), ANY, OTHER(5)},
-    {"--tag", "", NULL, SET(set_form, tag), ANY, HELP(8, "BSD-style lines: ALGO (NAME) = HEX")},
-    {"--zero", "z", NULL, FLAG(zero), ANY, OTHER(6)},
-    {"--check", "c", NULL, FLAG(check), ANY,
-     HELP(11, "read checksums from the FILEs and check them;\nwith a key, only at the "
-              "length of -n/-l or the\ndefault, and every line must verify")},
-    {"--ignore-missing", "", NULL, FLAG(ignore_missing), ANY, BESIDE(16)},
-    {"--quiet", "", NULL, SET(set_verbosity, quiet), ANY, BESIDE(14)},
-    {"--status", "", NULL, SET(set_verbosity, status), ANY, BESIDE(15)},
-    {"--strict", "", NULL, FLAG(strict), ANY, BESIDE(13)},
-    {"--warn", "w", NULL, SET(set_verbosity, warn), ANY, HELP(12, "as sha256sum -c")},
-    {"--help", "h", NULL, CALL(show), ANY, HELP(20, "display this help and exit")},
-    {"--version", "Vv", NULL, CALL(show), ANY,
-     HELP(21, "output version information and exit")},
-    /* Output forms as cksum and b3sum have them.  An unambiguous
-     * prefix is taken: --raw is exact, so it is never taken for
-     * --rawshake128, --rawshake1 is still --rawshake128, and --rawsh is
-     * ambiguous, an error. */
-    {"--base64", "", NULL, FLAG(base64), ANY, HELP(9, "digests in base64")},
-    {"--raw", "", NULL, FLAG(raw), ANY, OTHER(8)},
-    {"--untagged", "", NULL, SET(set_form, untagged), ANY, OTHER(7)},
-    {"--no-names", "", NULL, FLAG(no_names), ANY, OTHER(9)},
-    {"--length", "l", "BITS", CALL(set_length), NEEDS(TAKES_SIZE),
-     HELP(3, "the same in bits, as cksum (b3sum's -l counts bytes)")},
-    /* Directories, name lists, progress. */
-    {"--recursive", "r", NULL, FLAG(recursive), ANY,
-     HELP(10, "the regular files under each directory FILE")},
-    {"--dereference", "L", NULL, FLAG(dereference), ANY, OTHER(10)},
-    {"--files-from", "", "FILE", TEXT(files_from), ANY, OTHER(11)},
-    {"--progress", "", NULL, FLAG(progress), ANY, OTHER(12)},
+    {.name = "--threads", .arg = "N", .set = set_threads,
+     .help = "worker threads (0, the default: every CPU)"},
     /* One object in parts: parts.c does what they ask. */
-    {"--part", "", "K/N", TEXT(part_share), ANY,
-     HELP(18, "KT128/KT256/M14 in parts (man ksum)")},
-    {"--part-range", "", "START:LEN", TEXT(part_range), ANY, OTHER(13)},
-    {"--combine", "", NULL, FLAG(combine), ANY, BESIDE(19)},
+    {.name = "--part", .arg = "K/N", .field = FIELD(part_share),
+     .help = "KT128/KT256/M14 in parts (man ksum)"},
+    {.name = "--combine", .field = FIELD(combine), .beside = 1},
+    {.name = "--help", .shorts = "h", .set = show, .help = "display this help and exit"},
+    {.name = "--version", .shorts = "Vv", .set = show,
+     .help = "output version information and exit"},
+    {.name = "--function", .shorts = "f", .arg = "NAME", .set = set_param,
+     .takes = TAKES_PARAM(1), .param = KSUM_PARAM_FUNCTION_NAME, .type = PARAM_TEXT,
+     .what = "function name"},
+    {.name = "--block-size", .shorts = "B", .arg = "BYTES", .set = set_param,
+     .takes = TAKES_PARAM(2), .param = KSUM_PARAM_BLOCK_SIZE, .type = PARAM_COUNT,
+     .what = "block size"},
+    {.name = "--domain", .arg = "BYTE", .set = set_param, .takes = TAKES_PARAM(3),
+     .param = KSUM_PARAM_DOMAIN, .type = PARAM_BYTE, .what = "domain byte"},
+    {.name = "--binary", .shorts = "b", .field = FIELD(binary)},
+    {.name = "--text", .shorts = "t", .set = set_text_mode, .field = FIELD(text_given)},
+    {.name = "--zero", .shorts = "z", .field = FIELD(zero)},
+    /* Output forms as cksum and b3sum have them.  An unambiguous prefix is
+     * taken: --raw is exact, so it is never taken for --rawshake128,
+     * --rawshake1 is still --rawshake128, and --rawsh is ambiguous, an
+     * error. */
+    {.name = "--untagged", .set = set_form, .field = FIELD(untagged)},
+    {.name = "--raw", .field = FIELD(raw)},
+    {.name = "--no-names", .field = FIELD(no_names)},
+    /* Directories, name lists, progress. */
+    {.name = "--dereference", .shorts = "L", .field = FIELD(dereference)},
+    {.name = "--files-from", .arg = "FILE", .field = FIELD(files_from)},
+    {.name = "--progress", .field = FIELD(progress)},
+    {.name = "--part-range", .arg = "START:LEN", .field = FIELD(part_range)},
     /* One digest of a directory tree (docs/tree.md). */
-    {"--tree", "", NULL, FLAG(tree), ANY, OTHER(14)},
-    {"--exclude", "", "PATTERN", CALL(add_exclude), ANY, OTHER(15)},
-    {"--manifest", "", NULL, FLAG(manifest), ANY, OTHER(16)},
+    {.name = "--tree", .field = FIELD(tree)},
+    {.name = "--exclude", .arg = "PATTERN", .set = add_exclude},
+    {.name = "--manifest", .field = FIELD(manifest)},
 };
 const size_t option_row_count = sizeof option_rows / sizeof option_rows[0];
 
@@ -528,12 +509,13 @@ static char *short_options(void)
     char *all;
 
     for (size_t i = 0; i < option_row_count; i++)
-        n += strlen(option_rows[i].shorts) * (option_rows[i].arg ? 2 : 1);
+        if (option_rows[i].shorts != NULL)
+            n += strlen(option_rows[i].shorts) * (option_rows[i].arg ? 2 : 1);
     if ((all = malloc(n + 1)) == NULL)
         return NULL;
     n = 0;
     for (size_t i = 0; i < option_row_count; i++)
-        for (const char *s = option_rows[i].shorts; *s != '\0'; s++) {
+        for (const char *s = option_rows[i].shorts; s != NULL && *s != '\0'; s++) {
             all[n++] = *s;
             if (option_rows[i].arg != NULL)
                 all[n++] = ':';
@@ -548,7 +530,7 @@ static const option_row *row_of(int c)
     if (c >= ROW_VALUE(0) && c < ROW_VALUE(option_row_count))
         return &option_rows[c - ROW_VALUE(0)];
     for (size_t i = 0; c > 0 && c < 256 && i < option_row_count; i++)
-        if (strchr(option_rows[i].shorts, c) != NULL)
+        if (option_rows[i].shorts != NULL && strchr(option_rows[i].shorts, c) != NULL)
             return &option_rows[i];
     return NULL;
 }
@@ -582,7 +564,7 @@ static int parse_one(options *o, int c, const char *arg)
             o->given |= row->takes;
             o->given_as[__builtin_ctz(row->takes)] = row;
         }
-        return row->set(o, row, arg);
+        return row->set != NULL ? row->set(o, row, arg) : set_field(o, row, arg);
     }
     if (c >= SWITCH_VALUE(0) && c < SWITCH_VALUE(algorithm_count)) {
         choose(o, &algorithms[c - SWITCH_VALUE(0)], NULL);

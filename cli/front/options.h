@@ -58,21 +58,20 @@ typedef int option_setter(options *o, const option_row *row, const char *arg);
  * must take for it, and its place in --help. */
 struct option_row {
     const char *name;       /* "--block-size" */
-    const char *shorts;     /* its short names: "B", "Vv", or "" */
+    const char *shorts;     /* its short names: "B", "Vv"; NULL: none */
     const char *arg;        /* its argument as --help names it; NULL: none */
-    option_setter *set;
-    size_t field;           /* the int or string of options set_flag and
-                               set_text set */
+    option_setter *set;     /* NULL: it sets field */
+    size_t field;           /* an int of options set to 1, or with an
+                               argument a string set to it */
     unsigned takes;         /* TAKES_*: an option none of the algorithms
                                takes is an error; 0: any algorithm takes it */
     const char *param;      /* the parameter set_param sends (KSUM_PARAM_*) */
     param_type type;        /* its type */
     const char *what;       /* its value in messages: "invalid block size" */
-    int help_at;            /* its line among --help's common options,
-                               from 1; -n: named n-th among the others;
-                               either numbered without a gap */
-    const char *help;       /* its text there; NULL: its names go on the
-                               line of the option at help_at - 1 */
+    const char *help;       /* its text among --help's common options;
+                               NULL: beside the row before, or one of the
+                               other options */
+    int beside;             /* its names go on the line of the row before */
 };
 
 extern const option_row option_rows[];

@@ -168,7 +168,8 @@ def test_the_worked_example_of_a_parameter_option_is_the_code():
     assert row in table("cli/front/options.c", "const option_row option_rows[] = {")
 
 
-PARAM_ROW = re.compile(r'\{"(--[a-z0-9-]+)",[^{}]*?PARAM\((\d+), (KSUM_PARAM_\w+), (PARAM_\w+),', re.S)
+PARAM_ROW = re.compile(r'\{\.name = "(--[a-z0-9-]+)",[^{}]*?\.takes = TAKES_PARAM\((\d+)\),\s+'
+                       r'\.param = (KSUM_PARAM_\w+),\s+\.type = (PARAM_\w+),', re.S)
 
 
 def test_parameter_options_have_their_own_numbers_and_the_providers_rules():
@@ -177,8 +178,8 @@ def test_parameter_options_have_their_own_numbers_and_the_providers_rules():
     macro in ksumprov.h and a rule in params.c."""
     text = table("cli/front/options.c", "const option_row option_rows[] = {")
     rows = PARAM_ROW.findall(text)
-    # every PARAM( row of the table is read, whatever options there are
-    assert rows and len(rows) == len(re.findall(r"\bPARAM\(", text))
+    # every TAKES_PARAM( row of the table is read, whatever options there are
+    assert rows and len(rows) == len(re.findall(r"\bTAKES_PARAM\(", text))
     limit = int(re.search(r"#define OPTIONS_PARAMS_MAX (\d+)",
                           open(os.path.join(CLI, "front", "options.h")).read()).group(1))
     numbers = [int(r[1]) for r in rows]
