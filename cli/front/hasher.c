@@ -14,95 +14,61 @@
 
 static const char empty[1] = "";
 
-/* The slot of key in s: its own if it is there, else a new one at the end;
- * NULL when s is full. */
-static OSSL_PARAM *slot_for(hasher_params *s, const char *key)
-{
-    for (size_t i = 0; i < s->n; i++)
-        if (strcmp(s->p[i].key, key) == 0)
-            return &s->p[i];
-    if (s->n == HASHER_PARAMS_MAX)
-        return NULL;
-    s->p[s->n + 1] = OSSL_PARAM_construct_end();
-    return &s->p[s->n++];
-}
-
-/* key with len bytes at bytes, which must outlive the hasher. */
-static int put_bytes(hasher_params *s, const char *key, const void *bytes, size_t len)
-{
-    OSSL_PARAM *p = slot_for(s, key);
-
-    if (p != NULL)
-        *p = OSSL_PARAM_construct_octet_string(key, (void *)bytes, len);
-    return p != NULL;
-}
-
-/* key with a copy of a number, of OSSL_PARAM type type (unsigned or
- * signed) and len bytes (those of the union's member). */
-static int put_number(hasher_params *s, const char *key, unsigned type,
-                      const void *value, size_t len)
-{
-    OSSL_PARAM *p = slot_for(s, key);
-    void *v;
-
-    if (p == NULL)
-        return 0;
-    v = &s->values[p - s->p];
-    memcpy(v, value, len);
-    *p = (OSSL_PARAM){key, type, v, len, OSSL_PARAM_UNMODIFIED};
-    return 1;
-}
-
-#define PUT_UNSIGNED(s, key, ctype, v) \
-    put_number(s, key, OSSL_PARAM_UNSIGNED_INTEGER, &(ctype){v}, sizeof(ctype))
-#define PUT_SIZE(s, key, v) PUT_UNSIGNED(s, key, size_t, v)
-#define PUT_UINT(s, key, v) PUT_UNSIGNED(s, key, unsigned, v)
-#define PUT_U64(s, key, v) PUT_UNSIGNED(s, key, uint64_t, v)
-#define PUT_INT(s, key, v) put_number(s, key, OSSL_PARAM_INTEGER, &(int){v}, sizeof(int))
-
 /* "size" is the MAC's name, "xoflen" the digests'. */
 static const char *size_key(const hasher *h)
 {
     return h->mac ? OSSL_MAC_PARAM_SIZE : OSSL_DIGEST_PARAM_XOFLEN;
 }
 
-/* A parameter option's value, as its row says it is sent. */
-static int put_param(hasher_params *s, const option_row *row, const param_value *v)
+/* A parameter option's value, as its row says it is sent; a number is
+ * copied into the hasher. */
+static OSSL_PARAM param_of(hasher *h, const option_row *row)
 {
-    if (row->type == PARAM_COUNT)
-        return PUT_SIZE(s, row->param, v->number);
-    if (row->type == PARAM_BYTE)
-        return PUT_UINT(s, row->param, (unsigned)v->number);
-    return put_bytes(s, row->param, v->text, strlen(v->text));
+    size_t i = TAKES_PARAM_INDEX(row->takes);
+    const param_value *v = &h->o->param[i];
+
+    if (row->type == PARAM_COUNT) {
+        h->sent.values[i].count = v->number;
+        return OSSL_PARAM_construct_size_t(row->param, &h->sent.values[i].count);
+    }
+    if (row->type == PARAM_BYTE) {
+        h->sent.values[i].byte = (unsigned)v->number;
+        return OSSL_PARAM_construct_uint(row->param, &h->sent.values[i].byte);
+    }
+    return OSSL_PARAM_construct_octet_string(row->param, (void *)v->text, strlen(v->text));
 }
 
-/* The parameters of what the user gave, and the two that ksum always
- * sends: the output length (ksum's default may not be the running
- * OpenSSL's) and KMAC's key (empty by default; OpenSSL's KMAC has none).
- * 0 when they do not fit. */
-static int build_params(hasher *h, const options *o, unsigned given)
+/* What a begin sends, built again whenever it changes: the parameters of
+ * what the user gave, and the two that ksum always sends: the output
+ * length (ksum's default may not be the running OpenSSL's) and KMAC's key
+ * (empty by default; OpenSSL's KMAC has none).  The numbers are h's, the
+ * bytes the options', which nothing changes once they are parsed. */
+static void build_params(hasher *h)
 {
-    unsigned t = h->facts.takes & (given | TAKES_SIZE | TAKES_KEY | TAKES_THREADS);
-    hasher_params *s = &h->sent;
-    int ok = 1;
+    unsigned t = h->facts.takes & (h->given | TAKES_SIZE | TAKES_KEY | TAKES_THREADS);
+    const options *o = h->o;
+    OSSL_PARAM *p = h->sent.p;
 
-    s->n = 0;
-    s->p[0] = OSSL_PARAM_construct_end();
     for (size_t i = 0; i < option_row_count; i++)
         if (option_rows[i].param != NULL && (t & option_rows[i].takes))
-            ok &= put_param(s, &option_rows[i],
-                            &o->param[TAKES_PARAM_INDEX(option_rows[i].takes)]);
+            *p++ = param_of(h, &option_rows[i]);
     if (t & TAKES_XOF)
-        ok &= PUT_INT(s, KSUM_PARAM_XOF, o->xof);
-    if ((t & TAKES_THREADS) && o->threads != 0)
-        ok &= PUT_UINT(s, KSUM_PARAM_THREADS, o->threads);
+        *p++ = OSSL_PARAM_construct_int(KSUM_PARAM_XOF, &h->xof);
+    if ((t & TAKES_THREADS) && h->threads_set)
+        *p++ = OSSL_PARAM_construct_uint(KSUM_PARAM_THREADS, &h->threads);
     if (t & TAKES_KEY)
-        ok &= put_bytes(s, OSSL_MAC_PARAM_KEY, o->key ? (void *)o->key : (void *)empty,
-                        o->key ? o->key_len : 0);
+        *p++ = OSSL_PARAM_construct_octet_string(
+            OSSL_MAC_PARAM_KEY, o->key ? (void *)o->key : (void *)empty, o->key_len);
     if (t & TAKES_SIZE)
-        ok &= PUT_SIZE(s, size_key(h), h->size);
-    return ok;
+        *p++ = OSSL_PARAM_construct_size_t(size_key(h), &h->size);
+    if ((h->facts.takes & TAKES_BATCH) && h->batch != 0)
+        *p++ = OSSL_PARAM_construct_uint64(KSUM_PARAM_BATCH, &h->batch);
+    *p = OSSL_PARAM_construct_end();
 }
+
+/* The parameter options', four that build_params sends besides, a batch
+ * id and the end. */
+_Static_assert(HASHER_PARAMS_MAX >= OPTIONS_PARAMS_MAX + 5, "room for every parameter");
 
 /* The provider registered alg, so a fetch that fails with no reason
  * queued ran out of memory (OpenSSL 3.1 on queues none for a failed
@@ -212,11 +178,11 @@ static int open_with(hasher *h, OSSL_LIB_CTX *lib, const algorithm *alg,
     algorithm_facts_of(h->md, h->mac, &h->facts);
     h->size = hasher_output_size(&h->facts, o);
     h->xof = (h->facts.takes & given & TAKES_XOF) && o->xof;
-    if (!build_params(h, o, given)) {
-        if (!quiet)
-            message_fail("%s: more than %d parameters to send", alg->name, HASHER_PARAMS_MAX);
-        return open_failed(h);
-    }
+    h->o = o;
+    h->given = given;
+    h->threads = o->threads;
+    h->threads_set = o->threads != 0;
+    build_params(h);
     return 1;
 }
 
@@ -334,35 +300,23 @@ int hasher_squeeze(hasher *h, uint8_t *out, size_t len)
     return get_param(h, OSSL_PARAM_construct_octet_string(KSUM_PARAM_SQUEEZE, out, len));
 }
 
-/* The slots exist already, or there is room (build_params leaves some):
- * the setters cannot fail. */
-_Static_assert(HASHER_PARAMS_MAX >= OPTIONS_PARAMS_MAX + 5,
-               "the parameter options', four build_params sends besides, and a batch id");
-
 void hasher_set_size(hasher *h, size_t size)
 {
     h->size = size;
-    if (h->facts.takes & TAKES_SIZE)
-        PUT_SIZE(&h->sent, size_key(h), size);
+    build_params(h);
 }
 
 void hasher_set_threads(hasher *h, unsigned n)
 {
-    if (h->facts.takes & TAKES_THREADS)
-        PUT_UINT(&h->sent, KSUM_PARAM_THREADS, n);
+    h->threads = n;
+    h->threads_set = 1;
+    build_params(h);
 }
 
 void hasher_join(hasher *h, uint64_t id)
 {
-    hasher_params *s = &h->sent;
-
-    if (!(h->facts.takes & TAKES_BATCH))
-        return;
-    if (id != 0)
-        PUT_U64(s, KSUM_PARAM_BATCH, id);
-    /* An id is the last parameter: only this adds one after hasher_open. */
-    else if (s->n > 0 && strcmp(s->p[s->n - 1].key, KSUM_PARAM_BATCH) == 0)
-        s->p[--s->n] = OSSL_PARAM_construct_end();
+    h->batch = id;
+    build_params(h);
 }
 
 size_t hasher_batch_prefix(hasher *h)

@@ -12,18 +12,14 @@
 /* The most parameters one begin sends. */
 #define HASHER_PARAMS_MAX 16
 
-/* What a hasher sends at each begin: the OSSL_PARAMs point into values (the
- * numbers, copied) or at bytes that nothing changes once the options are
- * parsed (-C, -f and the key); nothing else can change what is sent. */
+/* What a hasher sends at each begin, ended by OSSL_PARAM_END; built from
+ * the options and the hasher's fields whenever one changes. */
 typedef struct hasher_params {
-    OSSL_PARAM p[HASHER_PARAMS_MAX + 1];    /* ended by OSSL_PARAM_END */
+    OSSL_PARAM p[HASHER_PARAMS_MAX + 1];
     union {
-        size_t size;
-        unsigned uint;
-        int flag;
-        uint64_t u64;
-    } values[HASHER_PARAMS_MAX];            /* values[i] is p[i]'s number */
-    size_t n;
+        size_t count;
+        unsigned byte;
+    } values[OPTIONS_PARAMS_MAX];           /* the parameter options' numbers */
 } hasher_params;
 
 /* What EVP says of an algorithm. */
@@ -46,8 +42,12 @@ typedef struct hasher {
     EVP_MAC_CTX *mac_ctx;
     size_t size;          /* output bytes; changed by hasher_set_size only */
     int xof;              /* the XOF mode (-x) of an algorithm that has one */
-    hasher_params sent;   /* built by hasher_open, then changed only by
-                             hasher_set_size and hasher_join */
+    const options *o;     /* what the parameters are built from */
+    unsigned given;       /* the TAKES_* bits of o sent */
+    unsigned threads;     /* sent once threads_set (--threads, or set) */
+    int threads_set;
+    uint64_t batch;       /* the batch group id; 0: none */
+    hasher_params sent;   /* built from the above */
 } hasher;
 
 /* Outputs longer than this are squeezed and printed piece by piece

@@ -3,7 +3,7 @@
  * The CLI's hasher owns what it sends: the OSSL_PARAMs
  * of an init point into the hasher's own storage (numbers) or at the
  * options' bytes (strings and the key), hasher_set_size and hasher_join
- * change them in place, a batch id of 0 takes the id out, and what is sent
+ * change them, keeping their places, a batch id of 0 takes the id out, and what is sent
  * gives the digest EVP gives for the same parameters.  The options come
  * from a command line, through options_parse and options_resolve.
  */
@@ -37,15 +37,25 @@ static const OSSL_PARAM *sent(const hasher *h, const char *key)
     return OSSL_PARAM_locate_const(h->sent.p, key);
 }
 
-/* Every number sent lies in the hasher's own storage; the list ends where
- * its count says. */
+/* How many parameters are sent. */
+static size_t count_sent(const hasher *h)
+{
+    size_t n = 0;
+
+    while (h->sent.p[n].key != NULL)
+        n++;
+    return n;
+}
+
+/* Every number sent lies in the hasher's own storage. */
 static int owns_its_numbers(const hasher *h)
 {
-    for (size_t i = 0; i < h->sent.n; i++)
+    for (size_t i = 0; i < count_sent(h); i++)
         if (h->sent.p[i].data_type != OSSL_PARAM_OCTET_STRING &&
-            h->sent.p[i].data != &h->sent.values[i])
+            ((const char *)h->sent.p[i].data < (const char *)h ||
+             (const char *)h->sent.p[i].data >= (const char *)(h + 1)))
             return 0;
-    return h->sent.p[h->sent.n].key == NULL;
+    return 1;
 }
 
 static size_t size_sent(const hasher *h, const char *key)
@@ -86,13 +96,15 @@ static void test_setters_change_in_place(void)
     resolved r;
     hasher h;
     size_t n;
+    const OSSL_PARAM *xoflen_at;
 
     if (!open_for(argv, &o, &r, &h)) {
         CHECK(0, "ksum --cshake128 -C foo -n 40");
         options_free(&o);
         return;
     }
-    n = h.sent.n;
+    n = count_sent(&h);
+    xoflen_at = sent(&h, OSSL_DIGEST_PARAM_XOFLEN);
     CHECK(sent(&h, KSUM_PARAM_CUSTOM) != NULL &&
           sent(&h, KSUM_PARAM_CUSTOM)->data_size == 3 &&
           memcmp(sent(&h, KSUM_PARAM_CUSTOM)->data, "foo", 3) == 0, "-C foo is sent");
@@ -100,17 +112,18 @@ static void test_setters_change_in_place(void)
           "-n 40 is sent, from the hasher's own storage");
     test_digest_is_evps(&h, 40);
     hasher_set_size(&h, 17);
-    CHECK(h.size == 17 && size_sent(&h, OSSL_DIGEST_PARAM_XOFLEN) == 17 && h.sent.n == n,
+    CHECK(h.size == 17 && size_sent(&h, OSSL_DIGEST_PARAM_XOFLEN) == 17 &&
+              count_sent(&h) == n && sent(&h, OSSL_DIGEST_PARAM_XOFLEN) == xoflen_at,
           "hasher_set_size changes the length sent, in its place");
     test_digest_is_evps(&h, 17);
     CHECK((h.facts.takes & TAKES_BATCH) != 0, "cSHAKE128 batches");
     hasher_join(&h, 7);
     hasher_join(&h, 9);
-    CHECK(h.sent.n == n + 1 && sent(&h, KSUM_PARAM_BATCH) != NULL && owns_its_numbers(&h),
+    CHECK(count_sent(&h) == n + 1 && sent(&h, KSUM_PARAM_BATCH) != NULL && owns_its_numbers(&h),
           "one batch id, the last");
     hasher_set_size(&h, 33);
     hasher_join(&h, 0);
-    CHECK(h.sent.n == n && sent(&h, KSUM_PARAM_BATCH) == NULL && owns_its_numbers(&h) &&
+    CHECK(count_sent(&h) == n && sent(&h, KSUM_PARAM_BATCH) == NULL && owns_its_numbers(&h) &&
           size_sent(&h, OSSL_DIGEST_PARAM_XOFLEN) == 33, "id 0 takes the id out");
     test_digest_is_evps(&h, 33);
     hasher_close(&h);
