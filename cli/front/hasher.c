@@ -110,36 +110,23 @@ static unsigned takes_of(const OSSL_PARAM *settable)
     return takes;
 }
 
-/* What EVP says of a fetched EVP_MD or EVP_MAC (one of them NULL). */
-static void algorithm_facts_of(EVP_MD *md, EVP_MAC *mac, algorithm_facts *f)
+/* What EVP says of h's fetched EVP_MD or EVP_MAC. */
+static void describe(hasher *h)
 {
+    algorithm_facts *f = &h->facts;
     OSSL_PARAM p[] = {OSSL_PARAM_construct_size_t(KSUM_PARAM_DEFAULT_SIZE,
                                                   &f->default_size),
                       OSSL_PARAM_END};
 
-    memset(f, 0, sizeof *f);
-    if (mac != NULL) {
-        f->takes = takes_of(EVP_MAC_settable_ctx_params(mac));
-        EVP_MAC_get_params(mac, p);
+    if (h->mac != NULL) {
+        f->takes = takes_of(EVP_MAC_settable_ctx_params(h->mac));
+        EVP_MAC_get_params(h->mac, p);
         return;
     }
-    f->takes = takes_of(EVP_MD_settable_ctx_params(md));
-    EVP_MD_get_params(md, p);
+    f->takes = takes_of(EVP_MD_settable_ctx_params(h->md));
+    EVP_MD_get_params(h->md, p);
     if (!(f->takes & TAKES_SIZE))
-        f->fixed_size = f->default_size = (size_t)EVP_MD_get_size(md);
-}
-
-int algorithm_describe(OSSL_LIB_CTX *lib, const algorithm *a, algorithm_facts *f)
-{
-    EVP_MD *md = a->is_mac ? NULL : EVP_MD_fetch(lib, a->name, PROPS);
-    EVP_MAC *mac = a->is_mac ? EVP_MAC_fetch(lib, a->name, PROPS) : NULL;
-
-    if (md == NULL && mac == NULL)
-        return fetch_failed(a);
-    algorithm_facts_of(md, mac, f);
-    EVP_MD_free(md);
-    EVP_MAC_free(mac);
-    return 1;
+        f->fixed_size = f->default_size = (size_t)EVP_MD_get_size(h->md);
 }
 
 size_t hasher_output_size(const algorithm_facts *f, const options *o)
@@ -175,7 +162,7 @@ static int open_with(hasher *h, OSSL_LIB_CTX *lib, const algorithm *alg,
             fetch_failed(alg);
         return open_failed(h);
     }
-    algorithm_facts_of(h->md, h->mac, &h->facts);
+    describe(h);
     h->size = hasher_output_size(&h->facts, o);
     h->xof = (h->facts.takes & given & TAKES_XOF) && o->xof;
     h->o = o;
@@ -196,6 +183,18 @@ int hasher_open_quiet(hasher *h, OSSL_LIB_CTX *lib, const algorithm *alg,
                       const options *o)
 {
     return open_with(h, lib, alg, o, o->given, 1);
+}
+
+int algorithm_describe(OSSL_LIB_CTX *lib, const algorithm *a, algorithm_facts *f)
+{
+    static const options none;
+    hasher h;
+
+    if (!open_with(&h, lib, a, &none, 0, 0))
+        return 0;
+    *f = h.facts;
+    hasher_close(&h);
+    return 1;
 }
 
 int hasher_try(OSSL_LIB_CTX *lib, const algorithm *alg, const options *o,

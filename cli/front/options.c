@@ -473,7 +473,8 @@ const option_row option_rows[] = {
     {.name = "--exclude", .arg = "PATTERN", .set = add_exclude},
     {.name = "--manifest", .field = FIELD(manifest)},
 };
-const size_t option_row_count = sizeof option_rows / sizeof option_rows[0];
+#define ROWS (sizeof option_rows / sizeof option_rows[0])
+const size_t option_row_count = ROWS;
 
 /* getopt_long's values: a row's, then an algorithm switch's. */
 #define ROW_VALUE(i) (256 + (int)(i))
@@ -481,15 +482,13 @@ const size_t option_row_count = sizeof option_rows / sizeof option_rows[0];
 
 /* ---- parsing ---- */
 
-/* getopt_long's table: the rows, then one per algorithm switch. */
-static struct option *long_options(void)
+/* getopt_long's table: the rows, then one per algorithm switch (at most
+ * OPTIONS_ALGS_MAX, each with at most an alias). */
+static void long_options(struct option all[ROWS + 2 * OPTIONS_ALGS_MAX + 1])
 {
-    struct option *all = calloc(option_row_count + 2 * algorithm_count + 1, sizeof *all);
     size_t n = 0;
 
-    if (all == NULL)
-        return NULL;
-    for (size_t i = 0; i < option_row_count; i++)
+    for (size_t i = 0; i < ROWS; i++)
         all[n++] = (struct option){option_rows[i].name + 2,
                                    option_rows[i].arg ? required_argument : no_argument,
                                    NULL, ROW_VALUE(i)};
@@ -499,29 +498,19 @@ static struct option *long_options(void)
             all[n++] = (struct option){algorithms[i].alias, no_argument, NULL,
                                        SWITCH_VALUE(i)};
     }
-    return all;
+    all[n] = (struct option){NULL, 0, NULL, 0};
 }
 
-/* getopt's short options: "a:n:x..." */
-static char *short_options(void)
+/* getopt's short options: "a:n:x..."; a row has at most two. */
+static void short_options(char all[4 * ROWS + 1])
 {
-    size_t n = 0;
-    char *all;
-
-    for (size_t i = 0; i < option_row_count; i++)
-        if (option_rows[i].shorts != NULL)
-            n += strlen(option_rows[i].shorts) * (option_rows[i].arg ? 2 : 1);
-    if ((all = malloc(n + 1)) == NULL)
-        return NULL;
-    n = 0;
-    for (size_t i = 0; i < option_row_count; i++)
+    for (size_t i = 0; i < ROWS; i++)
         for (const char *s = option_rows[i].shorts; s != NULL && *s != '\0'; s++) {
-            all[n++] = *s;
+            *all++ = *s;
             if (option_rows[i].arg != NULL)
-                all[n++] = ':';
+                *all++ = ':';
         }
-    all[n] = '\0';
-    return all;
+    *all = '\0';
 }
 
 /* The row of what getopt_long returned, or NULL. */
@@ -577,22 +566,18 @@ static int parse_one(options *o, int c, const char *arg)
 int options_parse(options *o, int argc, char **argv)
 {
     static char *stdin_only[] = {"-", NULL};
-    struct option *longs = long_options();
-    char *shorts = short_options();
+    struct option longs[ROWS + 2 * OPTIONS_ALGS_MAX + 1];
+    char shorts[4 * ROWS + 1];
     int c, ok = 1;
 
     memset(o, 0, sizeof *o);
     /* Each option adds at most one choice. */
-    o->choices = calloc((size_t)argc + 1, sizeof *o->choices);
-    if (longs == NULL || shorts == NULL || o->choices == NULL) {
-        free(longs);
-        free(shorts);
+    if ((o->choices = calloc((size_t)argc + 1, sizeof *o->choices)) == NULL)
         return message_fail("out of memory");
-    }
+    long_options(longs);
+    short_options(shorts);
     while (ok && !o->version && (c = getopt_long(argc, argv, shorts, longs, NULL)) != -1)
         ok = parse_one(o, c, optarg);
-    free(longs);
-    free(shorts);
     o->operands = optind < argc;
     o->files = o->operands ? argv + optind : stdin_only;
     return ok;
