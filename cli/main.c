@@ -152,27 +152,21 @@ int main(int argc, char **argv)
     /* One write per message line, in its place among the output lines. */
     setvbuf(stderr, NULL, _IOLBF, 0);
     output_open();
-    if (!options_parse(&o, argc, argv) || (!o.version && !options_judge(&o))) {
+    if (!options_parse(&o, argc, argv) || (!o.version && !options_judge(&o)) ||
+        (lib = ksumprov_context(&prov)) == NULL) {
         options_free(&o);
         return 1;
     }
     output_line_end(o.zero ? '\0' : '\n');
-    lib = ksumprov_context(&prov);
-    if (lib == NULL) {
-        options_free(&o);
-        return 1;
-    }
     report_backend(lib);
     ok = 1;
     if (o.version)
         print_version(lib);
     else if (parts_wanted(&o))
         ok = parts_main(&o, lib, &r);   /* resolves the options itself */
-    else if (!options_resolve(&o, lib, &r))
-        ok = 0;
     else
-        ok = o.check ? check_files(&o, lib) : o.tree ? hash_trees(&o, lib)
-                                                     : hash_files(&o, lib);
+        ok = options_resolve(&o, lib, &r) &&
+             (o.check ? check_files(&o, lib) : o.tree ? hash_trees(&o, lib) : hash_files(&o, lib));
     /* A full disk or a closed pipe must not pass for success. */
     ok &= output_close();
     OSSL_PROVIDER_unload(prov);

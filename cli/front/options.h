@@ -26,7 +26,7 @@ enum takes {
 };
 
 /* The options that send a parameter of their own and nothing else (-C, -f,
- * -B, --domain): the row numbered i (its PARAM) takes TAKES_PARAM(i), and
+ * -B, --domain): the row numbered i takes TAKES_PARAM(i) (its .takes), and
  * its value is options.param[i]. */
 #define OPTIONS_PARAMS_MAX 8
 #define TAKES_PARAM(i) (1u << (8 + (i)))
