@@ -78,18 +78,29 @@ static const char *shown(const char *path)
     return path[0] == '\0' ? "''" : path;
 }
 
-static int key_file_error(const char *path, int err)
+/* The bytes of the key file open at fd into o->key, at most one more
+ * than MAX_KEY_FILE; 0, or the errno of what failed. */
+static int read_key_file(options *o, int fd, const char *path)
 {
-    return message_fail("--key-file: %s: %s", shown(path), strerror(err));
+    struct stat st;
+    ssize_t n;
+
+    if (fstat(fd, &st) != 0)
+        return errno;
+    if (S_ISREG(st.st_mode) && (st.st_mode & (S_IRWXG | S_IRWXO)) != 0)
+        message_fail("WARNING: key file %s is accessible by others", shown(path));
+    if ((o->key = OPENSSL_malloc(MAX_KEY_FILE + 1)) == NULL)
+        return ENOMEM;
+    while ((n = read(fd, o->key + o->key_len, MAX_KEY_FILE + 1 - o->key_len)) > 0)
+        o->key_len += (size_t)n;
+    return n < 0 ? errno : 0;
 }
 
 /* Raw key bytes, so a key need not appear in ps or shell history.  Messages
  * name the file, never what it holds. */
 static int set_key_file(options *o, const option_row *row, const char *path)
 {
-    int fd;
-    struct stat st;
-    ssize_t n = 0;
+    int fd, err;
 
     (void)row;
     forget_key(o);
@@ -99,23 +110,11 @@ static int set_key_file(options *o, const option_row *row, const char *path)
         return message_fail("--key-file: -: standard input is not read for a key; "
                             "name a file (/dev/stdin when the data is in files)");
     fd = open(path, O_RDONLY);
-    if (fd < 0 || fstat(fd, &st) != 0) {
-        int err = errno;
-        if (fd >= 0)
-            close(fd);
-        return key_file_error(path, err);
-    }
-    if (S_ISREG(st.st_mode) && (st.st_mode & (S_IRWXG | S_IRWXO)) != 0)
-        message_fail("WARNING: key file %s is accessible by others", shown(path));
-    if ((o->key = OPENSSL_malloc(MAX_KEY_FILE + 1)) != NULL)
-        while ((n = read(fd, o->key + o->key_len, MAX_KEY_FILE + 1 - o->key_len)) > 0)
-            o->key_len += (size_t)n;
-    if (o->key == NULL || n < 0) {
-        int err = o->key == NULL ? ENOMEM : errno;
+    err = fd < 0 ? errno : read_key_file(o, fd, path);
+    if (fd >= 0)
         close(fd);
-        return key_file_error(path, err);
-    }
-    close(fd);
+    if (err != 0)
+        return message_fail("--key-file: %s: %s", shown(path), strerror(err));
     if (o->key_len > (size_t)MAX_KEY_FILE)
         return message_fail("--key-file: %s: key file larger than 1 MiB", shown(path));
     return 1;
@@ -382,16 +381,10 @@ static void print_help(void)
     printf("Exit status: 0 if every file was hashed or verified, 1 otherwise.\n");
 }
 
-/* --help prints and exits at once: what follows is not parsed.
- * --version ends the parsing too; main prints it once the provider is
- * loaded, since it names the kernel the provider chose. */
-static int show(options *o, const option_row *row, const char *arg)
+/* --help prints and exits at once: what follows is not parsed. */
+static int show_help(options *o, const option_row *row, const char *arg)
 {
-    (void)arg;
-    if (strcmp(row->name, "--version") == 0) {
-        o->version = 1;
-        return 1;
-    }
+    (void)o, (void)row, (void)arg;
     print_help();
     exit(output_close() ? 0 : 1);
 }
@@ -442,8 +435,10 @@ const option_row option_rows[] = {
     {.name = "--part", .arg = "K/N", .field = FIELD(part_share),
      .help = "KT128/KT256/M14 in parts (man ksum)"},
     {.name = "--combine", .field = FIELD(combine), .beside = 1},
-    {.name = "--help", .shorts = "h", .set = show, .help = "display this help and exit"},
-    {.name = "--version", .shorts = "Vv", .set = show,
+    {.name = "--help", .shorts = "h", .set = show_help, .help = "display this help and exit"},
+    /* It ends the parsing too; main prints it once the provider is loaded,
+     * since it names the kernel the provider chose. */
+    {.name = "--version", .shorts = "Vv", .field = FIELD(version),
      .help = "output version information and exit"},
     {.name = "--function", .shorts = "f", .arg = "NAME", .set = set_param,
      .takes = TAKES_PARAM(1), .param = KSUM_PARAM_FUNCTION_NAME, .type = PARAM_TEXT,
