@@ -224,11 +224,10 @@ int openssl_reason(char *buf, size_t size)
     while ((e = ERR_get_error_all(NULL, NULL, NULL, &data, &flags)) != 0) {
         const char *reason = ERR_reason_error_string(e);
         memory |= memory_reason(e, reason);
-        append(buf, size, &n, "%s", n > 0 ? "; " : "");
         if (reason != NULL)
-            append(buf, size, &n, "%s", reason);
+            append(buf, size, &n, "%s%s", n > 0 ? "; " : "", reason);
         else
-            append(buf, size, &n, "error %lx", e);
+            append(buf, size, &n, "%serror %lx", n > 0 ? "; " : "", e);
         if ((flags & ERR_TXT_STRING) && data != NULL && *data != '\0')
             append(buf, size, &n, " (%s)", data);
     }

@@ -291,16 +291,6 @@ static int judged_alone(const option_row *r)
     return r->type == PARAM_COUNT || r->type == PARAM_BYTE;
 }
 
-static unsigned judged_alone_given(const options *o)
-{
-    unsigned bits = 0;
-
-    for (size_t i = 0; i < option_row_count; i++)
-        if (judged_alone(&option_rows[i]))
-            bits |= o->given & option_rows[i].takes;
-    return bits;
-}
-
 /* The provider judges the values ksum passes on. */
 static int values_accepted_by(const options *o, OSSL_LIB_CTX *lib,
                               const algorithm *alg, const algorithm_facts *facts)
@@ -320,23 +310,17 @@ static int values_accepted_by(const options *o, OSSL_LIB_CTX *lib,
     return usage_error("%s refuses the options given: %s", alg->name, why);
 }
 
-/* Each algorithm judges the values it takes. */
-static int values_accepted(const options *o, const resolved *r, OSSL_LIB_CTX *lib)
-{
-    for (size_t k = 0; k < r->nalgs; k++)
-        if (!values_accepted_by(o, lib, r->algs[k], &r->facts_of[k]))
-            return 0;
-    return 1;
-}
-
 /* In check mode without a switch the lines choose the algorithm; a value
  * is still judged at the start, by the first algorithm that takes it, so
  * that a bad one is one usage error and not a failure on every line. */
 static int values_accepted_unswitched(const options *o, OSSL_LIB_CTX *lib)
 {
     algorithm_facts f;
-    unsigned left = judged_alone_given(o);
+    unsigned left = 0;
 
+    for (size_t i = 0; i < option_row_count; i++)
+        if (judged_alone(&option_rows[i]))
+            left |= o->given & option_rows[i].takes;
     for (size_t i = 0; left != 0 && i < algorithm_count; i++) {
         if (!algorithm_describe(lib, &algorithms[i], &f))
             return 0;
@@ -374,12 +358,17 @@ static int resolve_algorithms(const options *o, OSSL_LIB_CTX *lib, resolved *r)
 
 int options_resolve(options *o, OSSL_LIB_CTX *lib, resolved *r)
 {
+    int unswitched = o->check && !o->alg_given;
+
     if (!resolve_algorithms(o, lib, r) || !check_applicable(o, r) ||
         !raw_has_one_sum(o, r) || !check_several(o, r) || !check_walk_algorithm(o, r))
         return 0;
-    if (o->check && !o->alg_given ? !values_accepted_unswitched(o, lib)
-                                  : !values_accepted(o, r, lib))
+    if (unswitched && !values_accepted_unswitched(o, lib))
         return 0;
+    /* Else each algorithm judges the values it takes. */
+    for (size_t k = 0; !unswitched && k < r->nalgs; k++)
+        if (!values_accepted_by(o, lib, r->algs[k], &r->facts_of[k]))
+            return 0;
     r->line = line_style_of(o, r);
     o->evp = r;
     return 1;
