@@ -245,12 +245,7 @@ static int set_verbosity(options *o, const option_row *row, const char *arg)
 /* --exclude, any number of times: the patterns are the argv strings. */
 static int add_exclude(options *o, const option_row *row, const char *arg)
 {
-    char **more = realloc(o->excludes, (o->nexcludes + 1) * sizeof *more);
-
     (void)row;
-    if (more == NULL)
-        return message_fail("out of memory");
-    o->excludes = more;
     o->excludes[o->nexcludes++] = (char *)arg;
     return 1;
 }
@@ -566,8 +561,10 @@ int options_parse(options *o, int argc, char **argv)
     int c, ok = 1;
 
     memset(o, 0, sizeof *o);
-    /* Each option adds at most one choice. */
-    if ((o->choices = calloc((size_t)argc + 1, sizeof *o->choices)) == NULL)
+    /* Each option adds at most one choice or exclude. */
+    o->choices = calloc((size_t)argc + 1, sizeof *o->choices);
+    o->excludes = calloc((size_t)argc + 1, sizeof *o->excludes);
+    if (o->choices == NULL || o->excludes == NULL)
         return message_fail("out of memory");
     long_options(longs);
     short_options(shorts);
