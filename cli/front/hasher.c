@@ -134,14 +134,6 @@ size_t hasher_output_size(const algorithm_facts *f, const options *o)
     return (f->takes & TAKES_SIZE) && o->size ? o->size : f->default_size;
 }
 
-/* A hasher that failed to open holds nothing: closing it again is safe. */
-static int open_failed(hasher *h)
-{
-    hasher_close(h);
-    memset(h, 0, sizeof *h);
-    return 0;
-}
-
 /* hasher_open, sending the options of the bits given (TAKES_*) only;
  * quiet: a failure to fetch is not printed (a worker thread's). */
 static int open_with(hasher *h, OSSL_LIB_CTX *lib, const algorithm *alg,
@@ -160,7 +152,11 @@ static int open_with(hasher *h, OSSL_LIB_CTX *lib, const algorithm *alg,
     if (h->mac_ctx == NULL && h->md_ctx == NULL) {
         if (!quiet)
             fetch_failed(alg);
-        return open_failed(h);
+        /* A hasher that failed to open holds nothing: closing it again is
+         * safe. */
+        hasher_close(h);
+        memset(h, 0, sizeof *h);
+        return 0;
     }
     describe(h);
     h->size = hasher_output_size(&h->facts, o);
@@ -228,10 +224,8 @@ int hasher_set_open(hasher_set *s, OSSL_LIB_CTX *lib, const options *o,
     memset(s, 0, sizeof *s);
     for (; s->n < n; s->n++) {
         hasher *h = &s->hs[s->n];
-        if (!hasher_open(h, lib, algs[s->n], o)) {
-            hasher_close(h);
-            return 0;
-        }
+        if (!hasher_open(h, lib, algs[s->n], o))
+            return 0;   /* h holds nothing */
         if (hasher_streams(h))
             continue;
         s->sum_bytes += h->size;
