@@ -295,24 +295,24 @@ typedef struct check_item {
     int tree;               /* its name ends in '/': a directory tree's digest */
 } check_item;
 
-/* Long outputs: squeezed and compared piece by piece, in constant time
- * (CRYPTO_memcmp) as every digest is: the check file may hold a MAC. */
-static int bytes_equal_streamed(const uint8_t *want, hasher *h, int *equal)
+/* h's output, ended or (a long one) squeezed piece by piece, against
+ * want, in constant time (CRYPTO_memcmp) as every digest is: the check
+ * file may hold a MAC.  0, or ENOMEM or KSUM_EHASH. */
+static int compare_output(hasher *h, const uint8_t *want, int *equal)
 {
-    enum { PIECE = 16384 };
-    uint8_t *chunk = malloc(PIECE);   /* not on a stack that may not grow */
-    int ok = chunk != NULL;
+    size_t piece = hasher_streams(h) ? 16384 : h->size, take;
+    uint8_t *chunk = OPENSSL_malloc(piece);   /* not on a stack that may not grow */
+    int err = chunk != NULL ? 0 : hasher_streams(h) ? KSUM_EHASH : ENOMEM;
 
     *equal = 1;
-    for (size_t done = 0; ok && done < h->size;) {
-        size_t take = h->size - done < PIECE ? h->size - done : PIECE;
-        if (!(ok = hasher_squeeze(h, chunk, take)))
-            break;
+    for (size_t done = 0; err == 0 && done < h->size; done += take) {
+        take = h->size - done < piece ? h->size - done : piece;
+        if (hasher_streams(h) ? !hasher_squeeze(h, chunk, take) : !hasher_end(h, chunk))
+            err = KSUM_EHASH;
         *equal &= CRYPTO_memcmp(want + done, chunk, take) == 0;
-        done += take;
     }
-    free(chunk);
-    return ok;
+    OPENSSL_free(chunk);
+    return err;
 }
 
 static void print_result(check_run *c, const check_item *it, const char *what)
@@ -333,7 +333,7 @@ static void print_result(check_run *c, const check_item *it, const char *what)
 static int compare_here(check_run *c, const check_item *it, hasher *h, int *equal,
                         const char **failed)
 {
-    uint8_t *sum = NULL;    /* stays NULL for an output squeezed piece by piece */
+    uint8_t *sum = NULL;    /* none: the output is compared once hashed */
     int err;
 
     for (size_t i = 0; c->stdin_refusal != 0 && i < it->n; i++)
@@ -342,22 +342,13 @@ static int compare_here(check_run *c, const check_item *it, hasher *h, int *equa
             return c->stdin_refusal;
         }
     hasher_set_size(h, it->d.size);
-    if (!hasher_streams(h) && (sum = OPENSSL_malloc(h->size)) == NULL)
-        return ENOMEM;
     if (it->tree)
         err = tree_digest(&it->d, h, it->names[0], &c->in, c->o->status);
     else if (h->facts.takes & TAKES_ELEMENTS)
         err = hash_tuple(h, it->names, it->n, &c->in, sum, failed);
     else
         err = feed_path(&h, 1, it->names[0], &c->in, &sum);
-    if (err == 0 && it->tree && sum != NULL && !hasher_end(h, sum))
-        err = KSUM_EHASH;
-    if (err == 0 && sum == NULL && !bytes_equal_streamed(it->want, h, equal))
-        err = KSUM_EHASH;
-    else if (err == 0 && sum != NULL)
-        *equal = CRYPTO_memcmp(it->want, sum, h->size) == 0;
-    OPENSSL_free(sum);
-    return err;
+    return err != 0 ? err : compare_output(h, it->want, equal);
 }
 
 /* --ignore-missing: a line whose file is missing is no line of this
