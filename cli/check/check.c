@@ -813,8 +813,7 @@ static int summarize(const check_run *c, const char *file, const counts *n,
         warn_count(file, n->misformatted, one, many);
         if (st->warn)
             hint_fits(file, fits);
-        warn_count(file, n->lines_unread, "line could not be read",
-                   "lines could not be read");
+        warn_count(file, n->lines_unread, "line could not be read", "lines could not be read");
         warn_count(file, n->unreadable, "listed file could not be read",
                    "listed files could not be read");
         warn_count(file, n->mismatched, "computed checksum did NOT match",
@@ -851,9 +850,8 @@ static void close_list(check_run *c)
     c->reading = 0;
 }
 
-/* Opens the next check file; 1 when that gave an item (it cannot be
- * read). */
-static int open_list(check_run *c, check_item *it)
+/* Opens the next check file; 0, or why it cannot be read. */
+static int open_list(check_run *c)
 {
     int fd;
 
@@ -863,15 +861,12 @@ static int open_list(check_run *c, check_item *it)
     c->form = CHECK_FORM_UNKNOWN;
     c->ending = 0;
     fd = c->is_stdin ? STDIN_FILENO : open(c->path, O_RDONLY | O_NOCTTY);
-    if (fd < 0) {
-        list_failed(it, c->path, errno);
-        return 1;
-    }
+    if (fd < 0)
+        return errno;
     c->reading = 1;
     if (!line_reader_init(&c->r, fd)) {
         close_list(c);
-        list_failed(it, c->path, ENOMEM);
-        return 1;
+        return ENOMEM;
     }
     return 0;
 }
@@ -910,12 +905,15 @@ static int next_item(void *ctx, void *item, file_job *job, size_t *weight)
 {
     check_run *c = ctx;
     check_item *it = item;
+    int err;
 
     while (!c->reading) {
         if (*c->lists == NULL)
             return 0;
-        if (open_list(c, it))
+        if ((err = open_list(c)) != 0) {
+            list_failed(it, c->path, err);
             return 1;
+        }
     }
     it->label = c->is_stdin ? "standard input" : c->path;
     list_item(c, it);
