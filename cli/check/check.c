@@ -309,7 +309,8 @@ static int compare_output(hasher *h, const uint8_t *want, int *equal)
         take = h->size - done < piece ? h->size - done : piece;
         if (hasher_streams(h) ? !hasher_squeeze(h, chunk, take) : !hasher_end(h, chunk))
             err = KSUM_EHASH;
-        *equal &= CRYPTO_memcmp(want + done, chunk, take) == 0;
+        else
+            *equal &= CRYPTO_memcmp(want + done, chunk, take) == 0;
     }
     OPENSSL_free(chunk);
     return err;
