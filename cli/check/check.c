@@ -157,37 +157,7 @@ typedef struct counts {
                                key and no switch given */
 } counts;
 
-/* Hashers by algorithm and XOF mode (the key of digest_spec), opened on
- * first use: one has its algorithm once opened, and a zeroed one (never
- * opened, or failed to open) holds nothing to close. */
-typedef struct hasher_cache {
-    OSSL_LIB_CTX *lib;
-    int quiet;      /* the reading's: on any thread, it does not print */
-    hasher *hashers;
-} hasher_cache;
-
 #define CACHE_KEYS (2 * algorithm_count)
-
-static void cache_free(hasher_cache *hc)
-{
-    for (size_t i = 0; hc->hashers != NULL && i < CACHE_KEYS; i++)
-        hasher_close(&hc->hashers[i]);
-    free(hc->hashers);
-}
-
-/* The hasher of d's algorithm and options; NULL when it cannot be
- * fetched. */
-static hasher *cache_get(hasher_cache *hc, const digest_spec *d)
-{
-    hasher *h = &hc->hashers[d->key];
-
-    if (h->alg == NULL &&
-        !(hc->quiet ? hasher_open_quiet : hasher_open)(h, hc->lib, d->alg, d->o)) {
-        ERR_clear_error();
-        return NULL;
-    }
-    return h;
-}
 
 /* How a line is checked: with which algorithm, in which mode, and at the
  * length its tag's -BITS says (0: none said). */
@@ -198,19 +168,23 @@ typedef struct line_plan {
     size_t want;    /* the length the line must have, once known (0: any) */
 } line_plan;
 
-/* What the reading and the printing heed of the options, settled once. */
-typedef struct check_style {
-    int status, quiet, warn, strict, ignore_missing;
-    int keyed;                  /* a key was given: every line must be verified */
-    const algorithm *guess;     /* the default: untagged lines' when none is named */
-} check_style;
-
-/* The reading of the check files, line after line, into items: whichever
- * thread needs the next item reads it (concurrent.h), one at a time. */
-typedef struct checker {
+/* Both sides of a check.  The reading of the check files, line after line,
+ * into items: whichever thread needs the next item reads it (concurrent.h),
+ * one at a time.  And the printing of the items, the verdicts and the
+ * summaries, with the lines no worker takes hashed there. */
+typedef struct check_run {
     const options *o;
+    OSSL_LIB_CTX *lib;
+    int keyed;              /* a key was given: every line must be verified */
+    /* Hashers by algorithm and XOF mode (the key of digest_spec), opened
+     * on first use: one has its algorithm once opened, and a zeroed one
+     * (never opened, or failed to open) holds nothing to close.  The
+     * reading's facts tell what each algorithm takes (never hashed with,
+     * opened quietly: on any thread, it does not print); the printing's
+     * hashers hash. */
+    hasher *facts, *hashers;
+    /* the reading's */
     options xof_opts;       /* *o with -x: the lines whose tag names an XOF */
-    hasher_cache facts;     /* what each algorithm takes: never hashed with */
     char **lists;           /* the check files not opened yet */
     const char *path;       /* the one being read */
     int is_stdin;
@@ -219,7 +193,6 @@ typedef struct checker {
     int ending;             /* a read error: its summary is next */
     unsigned long lineno;
     int form;               /* of its untagged lines (check.h) */
-    const check_style *st;  /* the printer's */
     unsigned applied;       /* TAKES_* of the algorithms of the lines checked */
     char fits[CHECK_TAG_MAX + 320]; /* note_fits's, for the list's summary */
     size_t fit_none;        /* the last hex length note_fits found no fit for */
@@ -228,10 +201,43 @@ typedef struct checker {
         int fate;
         line_plan plan;
     } last;
-} checker;
+    /* the printing's */
+    input in;
+    progress *pg;           /* --progress, or NULL */
+    int stdin_refusal;      /* why a '-' line may not read standard input:
+                               KSUM_ESTDIN, a check file is standard input;
+                               KSUM_ETTY, it is a terminal (a list must not
+                               wait on the user); 0: it may */
+    counts n;               /* the check file being printed */
+    int ok;                 /* every check file passed so far */
+    int stop;               /* stop at once: KSUM_EWRITE, standard output
+                               failed; ENOMEM, memory ran out here (said) */
+    char reason[512];       /* OpenSSL's, of a line hashed here */
+} check_run;
+
+static void cache_free(hasher *cache)
+{
+    for (size_t i = 0; cache != NULL && i < CACHE_KEYS; i++)
+        hasher_close(&cache[i]);
+    free(cache);
+}
+
+/* The hasher of d's algorithm and options in cache; NULL when it cannot be
+ * fetched. */
+static hasher *cache_get(check_run *c, hasher *cache, const digest_spec *d)
+{
+    hasher *h = &cache[d->key];
+
+    if (h->alg == NULL &&
+        !(cache == c->facts ? hasher_open_quiet : hasher_open)(h, c->lib, d->alg, d->o)) {
+        ERR_clear_error();
+        return NULL;
+    }
+    return h;
+}
 
 /* The digest of alg in XOF mode or not, at size bytes. */
-static digest_spec spec_of(const checker *c, const algorithm *alg, int xof, size_t size)
+static digest_spec spec_of(const check_run *c, const algorithm *alg, int xof, size_t size)
 {
     return (digest_spec){alg, xof ? &c->xof_opts : c->o, size,
                          (size_t)(alg - algorithms) + (xof ? algorithm_count : 0)};
@@ -239,16 +245,16 @@ static digest_spec spec_of(const checker *c, const algorithm *alg, int xof, size
 
 /* What the algorithm takes and its lengths, as its hasher has them (the
  * same in either mode); NULL when out of memory. */
-static const algorithm_facts *facts_of(checker *c, const algorithm *alg)
+static const algorithm_facts *facts_of(check_run *c, const algorithm *alg)
 {
     digest_spec d = spec_of(c, alg, 0, 0);
-    hasher *h = cache_get(&c->facts, &d);
+    hasher *h = cache_get(c, c->facts, &d);
 
     return h != NULL ? &h->facts : NULL;
 }
 
 /* alg has an XOF mode (as far as can be told without memory). */
-static int has_xof(checker *c, const algorithm *alg)
+static int has_xof(check_run *c, const algorithm *alg)
 {
     const algorithm_facts *f = facts_of(c, alg);
 
@@ -260,17 +266,17 @@ enum {
     ITEM_LINE,          /* a line to verify */
     ITEM_IMPROPER,      /* a line not verified (counted as improperly formatted) */
     ITEM_UNREAD,        /* a line that could not be read */
-    ITEM_LIST_FAILED,   /* a check file that could not be read at all */
+    ITEM_FAILED,        /* a check file that could not be read at all, or no
+                           memory for it or a line (err) */
     ITEM_SUMMARY,       /* the end of a check file */
-    ITEM_NO_MEMORY,     /* no memory for a line or a check file read */
 };
 
 typedef struct check_item {
     int kind;
     const char *label;      /* the check file's name in messages
-                               (ITEM_LIST_FAILED: as given) */
+                               (ITEM_FAILED: as given) */
     unsigned long lineno;
-    int err;                /* ITEM_LIST_FAILED: why; ITEM_LINE: why its
+    int err;                /* ITEM_FAILED: why; ITEM_LINE: why its
                                file cannot be hashed, known unread */
     int say;                /* ITEM_IMPROPER, ITEM_UNREAD: why is printed */
     char why[CHECK_TAG_MAX + 320];
@@ -289,25 +295,28 @@ typedef struct check_item {
     int tree;               /* its name ends in '/': a directory tree's digest */
 } check_item;
 
-/* The printing of the items: the verdicts and the summaries, and the
- * lines no worker takes, hashed here. */
-typedef struct check_printer {
-    check_style st;
-    hasher_cache hashers;
-    input in;
-    progress *pg;           /* --progress, or NULL */
-    int stdin_refusal;      /* why a '-' line may not read standard input:
-                               KSUM_ESTDIN, a check file is standard input;
-                               KSUM_ETTY, it is a terminal (a list must not
-                               wait on the user); 0: it may */
-    counts n;               /* the check file being printed */
-    int ok;                 /* every check file passed so far */
-    int stop;               /* stop at once: KSUM_EWRITE, standard output
-                               failed; ENOMEM, memory ran out here (said) */
-    char reason[512];       /* OpenSSL's, of a line hashed here */
-} check_printer;
+/* h's output, ended or (a long one) squeezed piece by piece, against
+ * want, in constant time (CRYPTO_memcmp) as every digest is: the check
+ * file may hold a MAC.  0, or ENOMEM or KSUM_EHASH. */
+static int compare_output(hasher *h, const uint8_t *want, int *equal)
+{
+    size_t piece = hasher_streams(h) ? 16384 : h->size, take;
+    uint8_t *chunk = OPENSSL_malloc(piece);   /* not on a stack that may not grow */
+    int err = chunk != NULL ? 0 : hasher_streams(h) ? KSUM_EHASH : ENOMEM;
 
-static void print_result(check_printer *c, const check_item *it, const char *what)
+    *equal = 1;
+    for (size_t done = 0; err == 0 && done < h->size; done += take) {
+        take = h->size - done < piece ? h->size - done : piece;
+        if (hasher_streams(h) ? !hasher_squeeze(h, chunk, take) : !hasher_end(h, chunk))
+            err = KSUM_EHASH;
+        else
+            *equal &= CRYPTO_memcmp(want + done, chunk, take) == 0;
+    }
+    OPENSSL_free(chunk);
+    return err;
+}
+
+static void print_result(check_run *c, const check_item *it, const char *what)
 {
     int escape = names_need_escape(it->names, it->n);
 
@@ -319,33 +328,13 @@ static void print_result(check_printer *c, const check_item *it, const char *wha
         c->stop = KSUM_EWRITE;
 }
 
-/* Long outputs: squeezed and compared piece by piece, in constant time
- * (CRYPTO_memcmp) as every digest is: the check file may hold a MAC. */
-static int bytes_equal_streamed(const uint8_t *want, hasher *h, int *equal)
-{
-    enum { PIECE = 16384 };
-    uint8_t *chunk = malloc(PIECE);   /* not on a stack that may not grow */
-    int ok = chunk != NULL;
-
-    *equal = 1;
-    for (size_t done = 0; ok && done < h->size;) {
-        size_t take = h->size - done < PIECE ? h->size - done : PIECE;
-        if (!(ok = hasher_squeeze(h, chunk, take)))
-            break;
-        *equal &= CRYPTO_memcmp(want + done, chunk, take) == 0;
-        done += take;
-    }
-    free(chunk);
-    return ok;
-}
-
 /* Hashes here, with h, the file (or files) of a line no worker took, and
  * compares; returns 0 or why it could not, with *failed the name to
  * report. */
-static int compare_here(check_printer *c, const check_item *it, hasher *h, int *equal,
+static int compare_here(check_run *c, const check_item *it, hasher *h, int *equal,
                         const char **failed)
 {
-    uint8_t *sum = NULL;    /* stays NULL for an output squeezed piece by piece */
+    uint8_t *sum = NULL;    /* none: the output is compared once hashed */
     int err;
 
     for (size_t i = 0; c->stdin_refusal != 0 && i < it->n; i++)
@@ -353,24 +342,14 @@ static int compare_here(check_printer *c, const check_item *it, hasher *h, int *
             *failed = it->names[i];
             return c->stdin_refusal;
         }
-    *failed = it->names[0];
     hasher_set_size(h, it->d.size);
-    if (!hasher_streams(h) && (sum = OPENSSL_malloc(h->size)) == NULL)
-        return ENOMEM;
     if (it->tree)
-        err = tree_digest(&it->d, h, it->names[0], &c->in, c->st.status);
+        err = tree_digest(&it->d, h, it->names[0], &c->in, c->o->status);
     else if (h->facts.takes & TAKES_ELEMENTS)
         err = hash_tuple(h, it->names, it->n, &c->in, sum, failed);
     else
         err = feed_path(&h, 1, it->names[0], &c->in, &sum);
-    if (err == 0 && it->tree && sum != NULL && !hasher_end(h, sum))
-        err = KSUM_EHASH;
-    if (err == 0 && sum == NULL && !bytes_equal_streamed(it->want, h, equal))
-        err = KSUM_EHASH;
-    else if (err == 0 && sum != NULL)
-        *equal = CRYPTO_memcmp(it->want, sum, h->size) == 0;
-    OPENSSL_free(sum);
-    return err;
+    return err != 0 ? err : compare_output(h, it->want, equal);
 }
 
 /* --ignore-missing: a line whose file is missing is no line of this
@@ -389,7 +368,7 @@ static int all_missing(const check_item *it)
 
 /* Memory ran out on the printing thread: said once (not again when what
  * failed said it), and the run stops; no line is FAILED for it. */
-static void run_out(check_printer *c, int said)
+static void run_out(check_run *c, int said)
 {
     if (!said)
         message_fail("out of memory");
@@ -398,11 +377,10 @@ static void run_out(check_printer *c, int said)
 
 /* A line's verdict: what a worker made of its file (r), or else hashed
  * here. */
-static void verify(check_printer *c, const check_item *it, const file_result *r)
+static void verify(check_run *c, const check_item *it, const file_result *r)
 {
-    const check_style *st = &c->st;
     const char *failed = it->names[0], *why = NULL;
-    hasher *h;
+    hasher *h = NULL;
     int equal = 0, err = it->err;
 
     /* A worker's want of memory or EVP failure is not the file's: the line
@@ -413,13 +391,7 @@ static void verify(check_printer *c, const check_item *it, const file_result *r)
         why = r->why;
         if ((err = r->err) == 0)
             equal = CRYPTO_memcmp(it->want, r->sums, it->d.size) == 0;
-    } else if (err == 0 && (h = cache_get(&c->hashers, &it->d)) == NULL) {
-        /* memory, as its algorithm was opened when the options were
-         * resolved; hasher_open said it */
-        progress_hold(c->pg);
-        run_out(c, 1);
-        return;
-    } else if (err == 0) {
+    } else if (err == 0 && (h = cache_get(c, c->hashers, &it->d)) != NULL) {
         /* hashed here: shown as a worker's file is */
         progress_show(c->pg, it->names[0], c->in.progress);
         err = compare_here(c, it, h, &equal, &failed);
@@ -430,15 +402,15 @@ static void verify(check_printer *c, const check_item *it, const file_result *r)
                                    : NULL;
     }
     progress_hold(c->pg);
-    if (err == ENOMEM) {
-        run_out(c, 0);
-        return;
-    }
-    if (err == ENOENT && st->ignore_missing && all_missing(it)) {
+    /* No hasher: memory, as its algorithm was opened when the options were
+     * resolved; hasher_open said it. */
+    if (err == ENOMEM || (err == 0 && r == NULL && h == NULL)) {
+        run_out(c, err == 0);
+    } else if (err == ENOENT && c->o->ignore_missing && all_missing(it)) {
         c->n.ignored++;
     } else if (err != 0) {
         c->n.unreadable++;
-        if (!st->status) {
+        if (!c->o->status) {
             report_error(failed, err, why);
             print_result(c, it, "FAILED open or read");
         }
@@ -451,11 +423,10 @@ static void verify(check_printer *c, const check_item *it, const file_result *r)
             c->n.mismatched++;
             c->n.guessed += it->guessed;
         }
-        if (!st->status && !(equal && st->quiet))
+        if (!c->o->status && !(equal && c->o->quiet))
             print_result(c, it, equal ? "OK" : "FAILED");
     }
 }
-
 /* The names of a line, TupleHash's separated by the NULs that stand for
  * literal tabs (any other algorithm's one name has its tabs back), and its
  * digest of size bytes, copied into the item: the line is read over.  0
@@ -508,14 +479,14 @@ static size_t tag_bytes(const char *bits)
 /* A tag's algorithm without its length: any name the provider knows, or
  * such a name with "XOF" before its digits (KMACXOF128) when the provider
  * gives that algorithm an XOF mode.  NULL when there is none. */
-static const algorithm *tag_algorithm(checker *c, const char *name, int *xof)
+static const algorithm *tag_algorithm(check_run *c, const char *name, int *xof)
 {
     char base[ALGORITHM_TAG_MAX];
-    const algorithm *a = algorithm_lookup(c->facts.lib, name);
+    const algorithm *a = algorithm_lookup(c->lib, name);
 
     *xof = 0;
     if (a != NULL || !algorithm_xof_base(name, base) ||
-        (a = algorithm_lookup(c->facts.lib, base)) == NULL)
+        (a = algorithm_lookup(c->lib, base)) == NULL)
         return a;
     *xof = has_xof(c, a);
     return *xof ? a : NULL;
@@ -524,7 +495,7 @@ static const algorithm *tag_algorithm(checker *c, const char *name, int *xof)
 /* A tag: an algorithm's tag in any case, maybe followed by "-BITS".
  * LINE_UNSUPPORTED when ksum has no such algorithm, LINE_IMPROPER for a
  * bad length after a known one. */
-static int resolve_tag(checker *c, const char *tag, line_plan *p)
+static int resolve_tag(check_run *c, const char *tag, line_plan *p)
 {
     char base[CHECK_TAG_MAX + 1];
     const char *dash = strrchr(tag, '-');
@@ -556,7 +527,7 @@ static int resolve_tag(checker *c, const char *tag, line_plan *p)
  * algorithm, or no key, instead of those asked for.  An untagged line
  * takes the one switch, and is improperly formatted with several: it does
  * not say which. */
-static int line_algorithm(checker *c, const check_line *l, line_plan *p)
+static int line_algorithm(check_run *c, const check_line *l, line_plan *p)
 {
     const algorithm *chosen;
     int fate;
@@ -614,23 +585,23 @@ static size_t line_digest(check_line *l, size_t want)
  * keyed length), the tag's -BITS, or else the length of the line's digest.
  * Two of them that disagree, or a digest of another length, make the line
  * improper (LINE_OTHER_LENGTH with a key). */
-static int line_size(const checker *c, const algorithm_facts *f, line_plan *p,
+static int line_size(const check_run *c, const algorithm_facts *f, line_plan *p,
                      check_line *l, size_t *size)
 {
     size_t want = f->fixed_size, tagged = p->tagged;
 
     if (want == 0 && (c->o->given & TAKES_SIZE))
         want = c->o->size;
-    if (want == 0 && c->st->keyed)
+    if (want == 0 && c->keyed)
         want = f->default_size;
     /* --tag writes -BITS for any length but the default: with a key, a tag
      * without it says the default (openssl dgst's XOF lines, which omit
      * the length, have no key). */
-    if (tagged == 0 && c->st->keyed && l->tag != NULL)
+    if (tagged == 0 && c->keyed && l->tag != NULL)
         tagged = f->default_size;
     p->want = want;
     if (tagged != 0 && want != 0 && tagged != want)
-        return c->st->keyed ? LINE_OTHER_LENGTH : LINE_IMPROPER;
+        return c->keyed ? LINE_OTHER_LENGTH : LINE_IMPROPER;
     *size = line_digest(l, tagged != 0 ? tagged : want);
     return *size != 0 ? LINE_CHECKED : LINE_IMPROPER;
 }
@@ -659,7 +630,7 @@ static int regular_or_why(const char *path)
 
 /* A line of a known algorithm into an item to verify; another fate when
  * its digest does not fit. */
-static int check_entry(checker *c, check_line *l, line_plan *p, check_item *it)
+static int check_entry(check_run *c, check_line *l, line_plan *p, check_item *it)
 {
     const algorithm_facts *f = facts_of(c, p->alg);
     size_t size = 0;
@@ -669,13 +640,14 @@ static int check_entry(checker *c, check_line *l, line_plan *p, check_item *it)
         return fate;
     /* No facts: no memory, as the algorithm was fetched when looked up. */
     if (f == NULL || !item_of(l, tuple, size, it)) {
-        it->kind = ITEM_NO_MEMORY;
+        it->kind = ITEM_FAILED;
+        it->err = ENOMEM;
         return LINE_CHECKED;
     }
     it->kind = ITEM_LINE;
     it->guessed = l->tag == NULL && !c->o->alg_given;
     c->applied |= f->takes;
-    it->keyless = (f->takes & TAKES_KEY) && !c->o->alg_given && !(c->o->given & TAKES_KEY);
+    it->keyless = (f->takes & TAKES_KEY) && !c->o->alg_given && !c->keyed;
     it->d = spec_of(c, p->alg, p->xof, size);
     /* Standard input, tuples and outputs too long to hold are the printing
      * thread's; any other name is a regular file for a worker, or an error
@@ -693,7 +665,7 @@ static int check_entry(checker *c, check_line *l, line_plan *p, check_item *it)
 }
 
 /* The algorithms asked for, as their lines' tags: "SHA3-256, KMAC128". */
-static void asked_tags(checker *c, char *buf, size_t size)
+static void asked_tags(check_run *c, char *buf, size_t size)
 {
     char tag[ALGORITHM_TAG_MAX];
 
@@ -706,7 +678,7 @@ static void asked_tags(checker *c, char *buf, size_t size)
 }
 
 /* Why a line was not verified, for its message. */
-static void fate_text(checker *c, const check_line *l, const line_plan *p,
+static void fate_text(check_run *c, const check_line *l, const line_plan *p,
                       int fate, char *buf, size_t size)
 {
     char asked[256];
@@ -736,18 +708,18 @@ static void fate_text(checker *c, const check_line *l, const line_plan *p,
  * algorithms whose default output is that long, as EVP describes them,
  * kept for the list's summary (a k12.sum checked without --k12 said only
  * that nothing was formatted).  The first length some algorithm fits. */
-static void note_fits(checker *c, size_t hex)
+static void note_fits(check_run *c, size_t hex)
 {
     size_t start, used;
     algorithm_facts f;
 
-    if (c->fits[0] != '\0' || c->st->keyed || hex == c->fit_none)
+    if (c->fits[0] != '\0' || c->keyed || hex == c->fit_none)
         return;
     start = used = (size_t)snprintf(c->fits, sizeof c->fits, "lines of %zu hex digits fit "
                                     "the default length of ", hex);
     for (const algorithm *a = algorithms; a < algorithms + algorithm_count &&
                                           used < sizeof c->fits; a++)
-        if (algorithm_describe(c->facts.lib, a, &f) &&
+        if (algorithm_describe(c->lib, a, &f) &&
             2 * (f.fixed_size ? f.fixed_size : f.default_size) == hex)
             used += (size_t)snprintf(c->fits + used, sizeof c->fits - used, "%s--%s%s%s",
                                      used > start ? ", " : "", a->option,
@@ -758,7 +730,7 @@ static void note_fits(checker *c, size_t hex)
 
 /* The item of the line just read; 0 for a blank or comment line, which
  * counts nowhere. */
-static int line_item(checker *c, check_item *it)
+static int line_item(check_run *c, check_item *it)
 {
     char *line = c->r.line;
     size_t len = c->r.len;
@@ -783,7 +755,7 @@ static int line_item(checker *c, check_item *it)
         return 1;
     it->kind = ITEM_IMPROPER;
     /* With a key every line counts: the user hears of each one not verified. */
-    it->say = !c->st->status && (c->st->warn || c->st->keyed);
+    it->say = !c->o->status && (c->o->warn || c->keyed);
     if (it->say)
         fate_text(c, &l, &p, fate, it->why, sizeof it->why);
     return 1;
@@ -799,14 +771,14 @@ static void warn_count(const char *file, unsigned long n, const char *one,
 /* Untagged lines that failed, and none that passed, when ksum chose the
  * algorithm: a list of sha256sum or b3sum is not a list of SHA3-256 (one
  * that passed says the list is, and a FAILED is a changed file). */
-static void hint_default(const check_printer *c, const char *file, const counts *n)
+static void hint_default(const check_run *c, const char *file, const counts *n)
 {
     char tag[ALGORITHM_TAG_MAX];
 
     /* guessed counts only lines checked when no algorithm was named */
-    if (n->guessed == 0 || n->guessed_ok > 0 || c->st.status)
+    if (n->guessed == 0 || n->guessed_ok > 0 || c->o->status)
         return;
-    algorithm_tag(c->st.guess, 0, tag);
+    algorithm_tag(c->o->evp->alg, 0, tag);
     message_fail("%s: untagged lines were checked as %s, since no algorithm was named; "
                  "name another with -a NAME or its switch (--sha3-512, --k12, ...)",
                  file, tag);
@@ -820,17 +792,17 @@ static void hint_fits(const char *file, const char *fits)
                      file, fits);
 }
 
-static int summarize(const check_printer *c, const char *file, const counts *n,
+static int summarize(const check_run *c, const char *file, const counts *n,
                      const char *fits)
 {
-    const check_style *st = &c->st;
+    const options *st = c->o;
     unsigned long verified = n->matched + n->mismatched + n->unreadable;
-    int all_count = st->strict || st->keyed;
-    const char *one = st->keyed ? "line was not verified" : "line is improperly formatted";
-    const char *many = st->keyed ? "lines were not verified" : "lines are improperly formatted";
+    int all_count = st->strict || c->keyed;
+    const char *one = c->keyed ? "line was not verified" : "line is improperly formatted";
+    const char *many = c->keyed ? "lines were not verified" : "lines are improperly formatted";
 
     if (verified + n->ignored == 0) {
-        if (st->keyed && !st->status)
+        if (c->keyed && !st->status)
             warn_count(file, n->misformatted, one, many);
         message_fail("%s: no properly formatted checksum lines found", file);
         if (!st->status)
@@ -842,8 +814,7 @@ static int summarize(const check_printer *c, const char *file, const counts *n,
         warn_count(file, n->misformatted, one, many);
         if (st->warn)
             hint_fits(file, fits);
-        warn_count(file, n->lines_unread, "line could not be read",
-                   "lines could not be read");
+        warn_count(file, n->lines_unread, "line could not be read", "lines could not be read");
         warn_count(file, n->unreadable, "listed file could not be read",
                    "listed files could not be read");
         warn_count(file, n->mismatched, "computed checksum did NOT match",
@@ -867,12 +838,12 @@ static int summarize(const check_printer *c, const char *file, const counts *n,
  * no summary (no memory for it stops the run). */
 static void list_failed(check_item *it, const char *path, int err)
 {
-    it->kind = err == ENOMEM ? ITEM_NO_MEMORY : ITEM_LIST_FAILED;
+    it->kind = ITEM_FAILED;
     it->label = path;
     it->err = err;
 }
 
-static void close_list(checker *c)
+static void close_list(check_run *c)
 {
     if (!c->is_stdin)
         close(c->r.fd);
@@ -880,9 +851,8 @@ static void close_list(checker *c)
     c->reading = 0;
 }
 
-/* Opens the next check file; 1 when that gave an item (it cannot be
- * read). */
-static int open_list(checker *c, check_item *it)
+/* Opens the next check file; 0, or why it cannot be read. */
+static int open_list(check_run *c)
 {
     int fd;
 
@@ -892,22 +862,19 @@ static int open_list(checker *c, check_item *it)
     c->form = CHECK_FORM_UNKNOWN;
     c->ending = 0;
     fd = c->is_stdin ? STDIN_FILENO : open(c->path, O_RDONLY | O_NOCTTY);
-    if (fd < 0) {
-        list_failed(it, c->path, errno);
-        return 1;
-    }
+    if (fd < 0)
+        return errno;
     c->reading = 1;
     if (!line_reader_init(&c->r, fd)) {
         close_list(c);
-        list_failed(it, c->path, ENOMEM);
-        return 1;
+        return ENOMEM;
     }
     return 0;
 }
 
 /* The next item of the check file being read; after its last line, its
  * summary, and it is closed. */
-static void list_item(checker *c, check_item *it)
+static void list_item(check_run *c, check_item *it)
 {
     int got, err = 0;
 
@@ -925,7 +892,7 @@ static void list_item(checker *c, check_item *it)
         list_failed(it, c->path, err);  /* e.g. a directory */
     } else if (got != LINE_OK) {
         it->kind = ITEM_UNREAD;
-        it->say = !c->st->status;
+        it->say = !c->o->status;
         snprintf(it->why, sizeof it->why, "line could not be read: %s",
                  strerror(got == LINE_TOO_LONG ? ENOMEM : err));
         /* After a read error, where the next line would start is unknown. */
@@ -933,24 +900,21 @@ static void list_item(checker *c, check_item *it)
     }
 }
 
-/* Both sides of a check: the reading of the lists and the printing. */
-typedef struct check_run {
-    checker reader;
-    check_printer printer;
-} check_run;
-
 /* The next item of the check files (road_client's next): a line to verify
  * names a regular file for a worker, unless it is the printing thread's. */
 static int next_item(void *ctx, void *item, file_job *job, size_t *weight)
 {
-    checker *c = &((check_run *)ctx)->reader;
+    check_run *c = ctx;
     check_item *it = item;
+    int err;
 
     while (!c->reading) {
         if (*c->lists == NULL)
             return 0;
-        if (open_list(c, it))
+        if ((err = open_list(c)) != 0) {
+            list_failed(it, c->path, err);
             return 1;
+        }
     }
     it->label = c->is_stdin ? "standard input" : c->path;
     list_item(c, it);
@@ -967,7 +931,7 @@ static int next_item(void *ctx, void *item, file_job *job, size_t *weight)
  * terminal (nor on opening the next list: a FIFO's open waits). */
 static int item_ready(void *ctx)
 {
-    const checker *c = &((check_run *)ctx)->reader;
+    const check_run *c = ctx;
 
     if (!c->reading)
         return *c->lists == NULL;
@@ -976,7 +940,7 @@ static int item_ready(void *ctx)
 
 static int print_item(void *ctx, void *item, file_result *r, file_progress *progress)
 {
-    check_printer *c = &((check_run *)ctx)->printer;
+    check_run *c = ctx;
     check_item *it = item;
 
     c->in.progress = progress;
@@ -992,12 +956,13 @@ static int print_item(void *ctx, void *item, file_result *r, file_progress *prog
     case ITEM_UNREAD:
         c->n.lines_unread++;
         break;
-    case ITEM_LIST_FAILED:
-        report_error(it->label, it->err, NULL);
-        c->ok = 0;
-        break;
-    case ITEM_NO_MEMORY:
-        run_out(c, 0);
+    case ITEM_FAILED:
+        if (it->err == ENOMEM) {
+            run_out(c, 0);
+        } else {
+            report_error(it->label, it->err, NULL);
+            c->ok = 0;
+        }
         break;
     default:
         c->ok &= summarize(c, it->label, &c->n, it->why);
@@ -1017,7 +982,7 @@ static void drop_item(void *ctx, void *item)
 
 /* Without a switch the lines choose the algorithm: an option that none
  * of them took changed nothing, which the user should know. */
-static void warn_unapplied(const checker *c)
+static void warn_unapplied(const check_run *c)
 {
     const unsigned shaping = TAKES_SIZE | TAKES_XOF | TAKES_PARAMS;
     unsigned unused = c->o->given & shaping & ~c->applied;
@@ -1046,46 +1011,39 @@ static void warn_keyless(const options *o)
         }
 }
 
-static int check_run_open(check_run *run, const options *o, OSSL_LIB_CTX *lib, road *r)
+static int check_run_open(check_run *c, const options *o, OSSL_LIB_CTX *lib, road *r)
 {
-    checker *c = &run->reader;
-    check_printer *pr = &run->printer;
-
     c->o = o;
+    c->lib = lib;
+    c->keyed = (o->given & TAKES_KEY) != 0;
     c->xof_opts = *o;
     c->xof_opts.xof = 1;
     c->xof_opts.given |= TAKES_XOF;
-    c->st = &pr->st;
     c->lists = o->files;
-    pr->st = (check_style){.status = o->status, .quiet = o->quiet, .warn = o->warn,
-                           .strict = o->strict, .ignore_missing = o->ignore_missing,
-                           .keyed = (o->given & TAKES_KEY) != 0, .guess = o->evp->alg};
-    pr->ok = 1;
-    pr->stdin_refusal = isatty(STDIN_FILENO) ? KSUM_ETTY : 0;
+    c->ok = 1;
+    c->stdin_refusal = isatty(STDIN_FILENO) ? KSUM_ETTY : 0;
     for (char **f = o->files; *f != NULL; f++)
         if (is_standard_input(*f))
-            pr->stdin_refusal = KSUM_ESTDIN;
+            c->stdin_refusal = KSUM_ESTDIN;
     road_choose(r, o, lib, 1, 1);
-    c->facts = (hasher_cache){.lib = lib, .quiet = 1,
-                              .hashers = calloc(CACHE_KEYS, sizeof(hasher))};
-    pr->hashers = (hasher_cache){.lib = lib, .hashers = calloc(CACHE_KEYS, sizeof(hasher))};
-    if (c->facts.hashers == NULL || pr->hashers.hashers == NULL ||
-        !input_init(&pr->in, r->read_ahead))
+    c->facts = calloc(CACHE_KEYS, sizeof(hasher));
+    c->hashers = calloc(CACHE_KEYS, sizeof(hasher));
+    if (c->facts == NULL || c->hashers == NULL || !input_init(&c->in, r->read_ahead))
         return 0;
     /* A check file may come from anywhere: a device or FIFO it names
      * could make ksum read forever. */
-    pr->in.regular_only = 1;
+    c->in.regular_only = 1;
     return 1;
 }
 
-static void check_run_close(check_run *run)
+static void check_run_close(check_run *c)
 {
-    if (run->reader.reading)
-        close_list(&run->reader);   /* output stopped */
-    cache_free(&run->reader.facts);
-    cache_free(&run->printer.hashers);
-    input_free(&run->printer.in);
-    free(run);
+    if (c->reading)
+        close_list(c);   /* output stopped */
+    cache_free(c->facts);
+    cache_free(c->hashers);
+    input_free(&c->in);
+    free(c);
 }
 
 int check_files(const options *o, OSSL_LIB_CTX *lib)
@@ -1105,11 +1063,11 @@ int check_files(const options *o, OSSL_LIB_CTX *lib)
     road_client c = {.item_size = sizeof(check_item), .next = next_item, .ready = item_ready,
                      .print = print_item, .drop = drop_item, .ctx = run, .nkeys = CACHE_KEYS};
     /* --status asks for silence: no display either */
-    run->printer.pg = progress_start(o->progress && !o->status);
-    ok = road_run(&r, lib, &c, run->printer.pg) && run->printer.ok && run->printer.stop == 0;
-    progress_stop(run->printer.pg);
-    if (run->printer.stop == 0)
-        warn_unapplied(&run->reader);
+    run->pg = progress_start(o->progress && !o->status);
+    ok = road_run(&r, lib, &c, run->pg) && run->ok && run->stop == 0;
+    progress_stop(run->pg);
+    if (run->stop == 0)
+        warn_unapplied(run);
     check_run_close(run);
     return ok;
 }

@@ -25,9 +25,8 @@ typedef struct sum_source {
  * the default.  NAME is the n names joined by tabs (TupleHash's tuple of
  * files; a tab in a name is escaped, so the tabs between them are the only
  * ones), in the form ls says (resolve.h).  Returns 0,
- * KSUM_EHASH when squeezing failed, ENOMEM (nothing printed) when there is
- * no memory to squeeze into, or KSUM_EWRITE when standard output failed
- * (reported; stop writing). */
+ * KSUM_EHASH when squeezing failed, or KSUM_EWRITE when standard output
+ * failed (reported; stop writing). */
 int print_sum_line(const line_style *ls, const hasher *h, char *const *names,
                    size_t n, const sum_source *sum);
 
