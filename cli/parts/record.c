@@ -402,8 +402,9 @@ static int cv_lines(cursor *c, part_record *r)
     uint64_t most = 2 * (c->s->chunks + KSUMPROV_PART_MAX_CHUNKS);
     const char *p = c->line;
 
-    while ((size_t)(c->end - p) >= line && memcmp(p, "cv ", 3) == 0 && p[line - 1] == '\n' &&
-           memcmp(p + line - 1 - pad, "==", pad) == 0) {
+    while ((size_t)(c->end - p) >= line && p[0] == 'c' && p[1] == 'v' && p[2] == ' ' &&
+           p[line - 1] == '\n' && (pad < 1 || p[line - 2] == '=') &&
+           (pad < 2 || p[line - 3] == '=')) {
         p += line;
         n++;
     }
@@ -416,17 +417,16 @@ static int cv_lines(cursor *c, part_record *r)
                       c->s->chunks);
     if (!c->judge && (r->cvs = cv_alloc(c->pool, r, n * r->cv_len)) == NULL)
         return bad_line(c, -1, "");
-    for (p = c->line;; p += line, c->lineno++) {
-        if (!c->judge &&
-            (!base64_decode(p + 3, text, r->cvs + r->count * r->cv_len, &got) ||
-             got != r->cv_len))
+    /* judging, they are only counted */
+    for (size_t i = 0; i < n && !c->judge; i++, c->lineno++)
+        if (!base64_decode(c->line + i * line + 3, text, r->cvs + i * r->cv_len, &got) ||
+            got != r->cv_len)
             return bad_line(c, 0, "a bad cv line");
-        if (++r->count == n)
-            break;
-    }
-    c->line = p;
+    c->lineno = c->judge ? c->lineno + n - 1 : c->lineno - 1;
+    r->count = n;
+    c->line += (n - 1) * line;
     c->len = line - 1;
-    c->p = p + line;
+    c->p = c->line + line;
     return 1;
 }
 
