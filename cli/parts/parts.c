@@ -110,14 +110,6 @@ __attribute__((format(printf, 2, 3))) static void put(part_job *j, const char *f
         put_block(j, line, (size_t)n);
 }
 
-static void put_hex(part_job *j, const char *key, const uint8_t *d)
-{
-    char text[2 * PART_DIGEST + 1];
-
-    text[hex_encode(d, PART_DIGEST, text)] = '\0';
-    put(j, "%s %s\n", key, text);
-}
-
 /* A file --part cannot plan: its size is not known before it is read. */
 static int size_unknown(const char *name)
 {
@@ -363,27 +355,22 @@ static int write_cvs(part_job *j, uint64_t *count)
 static void put_header(part_job *j)
 {
     const uint8_t *name = (const uint8_t *)j->src.name;
+    const uint8_t *digests[] = {j->cdig, j->first, j->last};
     size_t name_len = strlen(j->src.name);
-    char text[BASE64_LENGTH(3 * PART_HEAD_LINE)];
+    char text[BASE64_LENGTH(3 * PART_HEAD_LINE)], hex[3][2 * PART_DIGEST + 1], share[48] = "- -";
 
-    put(j, "%s\n", PART_MAGIC);
-    put(j, "algorithm %s\n", j->f->name);
-    put_hex(j, "customization", j->cdig);
-    put(j, "object %" PRIu64 "\n", j->src.length);
-    put_hex(j, "first", j->first);
-    put_hex(j, "last", j->last);
+    for (int i = 0; i < 3; i++)
+        hex[i][hex_encode(digests[i], PART_DIGEST, hex[i])] = '\0';
+    put(j, "%s\nalgorithm %s\ncustomization %s\nobject %" PRIu64 "\nfirst %s\nlast %s\nname ",
+        PART_MAGIC, j->f->name, hex[0], j->src.length, hex[1], hex[2]);
     /* the name may be long: its base64 in pieces of a multiple of 3 bytes */
-    put_block(j, "name ", 5);
     for (size_t at = 0; at < name_len; at += 3 * PART_HEAD_LINE) {
         size_t n = name_len - at < 3 * PART_HEAD_LINE ? name_len - at : 3 * PART_HEAD_LINE;
         put_block(j, text, base64_encode(name + at, n, text));
     }
-    put_block(j, "\n", 1);
     if (j->n != 0)
-        put(j, "share %" PRIu64 " %" PRIu64 "\n", j->k, j->n);
-    else
-        put(j, "share - -\n");
-    put(j, "chunks %" PRIu64 " %" PRIu64 "\n", j->begin, j->end);
+        snprintf(share, sizeof share, "%" PRIu64 " %" PRIu64, j->k, j->n);
+    put(j, "\nshare %s\nchunks %" PRIu64 " %" PRIu64 "\n", share, j->begin, j->end);
     for (size_t at = 0; j->begin == 0 && j->end > 0 && at < j->first_len && j->ok;
          at += PART_HEAD_LINE) {
         size_t n = j->first_len - at < PART_HEAD_LINE ? j->first_len - at : PART_HEAD_LINE;
