@@ -764,11 +764,12 @@ static int final_node_failed(const part_record *head)
  * chunk order.  Absorbing them is one sponge, a few milliseconds a
  * gigabyte, so it waits for every record to be read and checked.  A long
  * output is squeezed from it as it is printed (KSUM_PARAM_SQUEEZE); a
- * shorter one is made here, into *sum.  NULL (said) on failure. */
-static EVP_MD_CTX *final_node(OSSL_LIB_CTX *lib, const record_set *s, const part_family *f,
-                              const part_record *head, const hasher *h, const char *custom,
-                              uint8_t **sum)
+ * shorter one is made here.  Prints the sum line; 0 (said) on failure. */
+static int print_final_node(const options *o, OSSL_LIB_CTX *lib, const record_set *s,
+                            const part_family *f, const part_record *head, hasher *h)
 {
+    const char *custom = custom_of(o);
+    char *name = head->name;
     uint64_t length = head->length;
     size_t size = h->size;
     OSSL_PARAM p[] = {OSSL_PARAM_construct_octet_string(KSUM_PARAM_CUSTOM, (void *)custom,
@@ -778,9 +779,11 @@ static EVP_MD_CTX *final_node(OSSL_LIB_CTX *lib, const record_set *s, const part
     OSSL_PARAM q[] = {OSSL_PARAM_construct_size_t(OSSL_DIGEST_PARAM_XOFLEN, &size),
                       OSSL_PARAM_END};
     EVP_MD *md = EVP_MD_fetch(lib, f->final, PROPS);
-    EVP_MD_CTX *ctx = md != NULL ? EVP_MD_CTX_new() : NULL;
+    EVP_MD_CTX *ctx = md != NULL ? EVP_MD_CTX_new() : NULL, *held = h->md_ctx;
+    uint8_t *sum = NULL;
     int ok = ctx != NULL && EVP_DigestInit_ex2(ctx, md, p) &&
              EVP_DigestUpdate(ctx, head->head, head->head_len);
+    int err = KSUM_EHASH;
 
     /* an empty share holds no CV (the parser saw to it): an update of none */
     for (size_t i = 0; ok && i < s->n; i++)
@@ -788,32 +791,19 @@ static EVP_MD_CTX *final_node(OSSL_LIB_CTX *lib, const record_set *s, const part
     EVP_MD_free(md);
     ok = ok && EVP_MD_CTX_set_params(ctx, q);
     if (ok && !hasher_streams(h))
-        ok = (*sum = malloc(h->size)) != NULL && EVP_DigestFinalXOF(ctx, *sum, h->size);
-    if (!ok) {
-        EVP_MD_CTX_free(ctx);
-        final_node_failed(head);
-        return NULL;
+        ok = (sum = malloc(h->size)) != NULL && EVP_DigestFinalXOF(ctx, sum, h->size);
+    if (ok) {
+        sum_source src = {sum, h->size, sum == NULL ? h : NULL};
+        h->md_ctx = ctx;   /* squeezed from the final node */
+        err = print_sum_line(&o->evp->line, h, &name, 1, &src);
+        h->md_ctx = held;
     }
-    return ctx;
-}
-
-/* The sum line: sum, or squeezed from the final node in ctx when sum is
- * NULL. */
-static int print_combined(const options *o, hasher *h, EVP_MD_CTX *ctx,
-                          const part_record *head, const uint8_t *sum)
-{
-    sum_source src = {sum, h->size, sum == NULL ? h : NULL};
-    char *name = head->name;
-    EVP_MD_CTX *held = h->md_ctx;
-    int err;
-
-    h->md_ctx = ctx;   /* squeezed from the final node */
-    err = print_sum_line(&o->evp->line, h, &name, 1, &src);
-    h->md_ctx = held;
     if (err == KSUM_EHASH)
         final_node_failed(head);
     else if (err == ENOMEM)
         message_fail("%s: out of memory", head->name);
+    free(sum);
+    EVP_MD_CTX_free(ctx);
     return err == 0;
 }
 
@@ -821,9 +811,7 @@ static int combine(options *o, OSSL_LIB_CTX *lib, resolved *r)
 {
     record_set s;
     hasher h;
-    EVP_MD_CTX *ctx = NULL;
     const part_family *f;
-    uint8_t *sum = NULL;
     const part_record *head = NULL;
     char *object[2] = {NULL, NULL};
     int ok = 0, opened = 0;
@@ -846,11 +834,8 @@ static int combine(options *o, OSSL_LIB_CTX *lib, resolved *r)
             head = s.all[i];
     if (!(opened = hasher_open(&h, lib, o->evp->alg, o)))
         goto done;
-    ctx = final_node(lib, &s, f, head, &h, custom_of(o), &sum);
-    ok = ctx != NULL && print_combined(o, &h, ctx, head, sum);
+    ok = print_final_node(o, lib, &s, f, head, &h);
 done:
-    free(sum);
-    EVP_MD_CTX_free(ctx);
     if (opened)
         hasher_close(&h);
     record_set_free(&s);
