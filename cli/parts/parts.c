@@ -110,14 +110,6 @@ __attribute__((format(printf, 2, 3))) static void put(part_job *j, const char *f
         put_block(j, line, (size_t)n);
 }
 
-static void put_hex(part_job *j, const char *key, const uint8_t *d)
-{
-    char text[2 * PART_DIGEST + 1];
-
-    text[hex_encode(d, PART_DIGEST, text)] = '\0';
-    put(j, "%s %s\n", key, text);
-}
-
 /* A file --part cannot plan: its size is not known before it is read. */
 static int size_unknown(const char *name)
 {
@@ -363,27 +355,22 @@ static int write_cvs(part_job *j, uint64_t *count)
 static void put_header(part_job *j)
 {
     const uint8_t *name = (const uint8_t *)j->src.name;
+    const uint8_t *digests[] = {j->cdig, j->first, j->last};
     size_t name_len = strlen(j->src.name);
-    char text[BASE64_LENGTH(3 * PART_HEAD_LINE)];
+    char text[BASE64_LENGTH(3 * PART_HEAD_LINE)], hex[3][2 * PART_DIGEST + 1], share[48] = "- -";
 
-    put(j, "%s\n", PART_MAGIC);
-    put(j, "algorithm %s\n", j->f->name);
-    put_hex(j, "customization", j->cdig);
-    put(j, "object %" PRIu64 "\n", j->src.length);
-    put_hex(j, "first", j->first);
-    put_hex(j, "last", j->last);
+    for (int i = 0; i < 3; i++)
+        hex[i][hex_encode(digests[i], PART_DIGEST, hex[i])] = '\0';
+    put(j, "%s\nalgorithm %s\ncustomization %s\nobject %" PRIu64 "\nfirst %s\nlast %s\nname ",
+        PART_MAGIC, j->f->name, hex[0], j->src.length, hex[1], hex[2]);
     /* the name may be long: its base64 in pieces of a multiple of 3 bytes */
-    put_block(j, "name ", 5);
     for (size_t at = 0; at < name_len; at += 3 * PART_HEAD_LINE) {
         size_t n = name_len - at < 3 * PART_HEAD_LINE ? name_len - at : 3 * PART_HEAD_LINE;
         put_block(j, text, base64_encode(name + at, n, text));
     }
-    put_block(j, "\n", 1);
     if (j->n != 0)
-        put(j, "share %" PRIu64 " %" PRIu64 "\n", j->k, j->n);
-    else
-        put(j, "share - -\n");
-    put(j, "chunks %" PRIu64 " %" PRIu64 "\n", j->begin, j->end);
+        snprintf(share, sizeof share, "%" PRIu64 " %" PRIu64, j->k, j->n);
+    put(j, "\nshare %s\nchunks %" PRIu64 " %" PRIu64 "\n", share, j->begin, j->end);
     for (size_t at = 0; j->begin == 0 && j->end > 0 && at < j->first_len && j->ok;
          at += PART_HEAD_LINE) {
         size_t n = j->first_len - at < PART_HEAD_LINE ? j->first_len - at : PART_HEAD_LINE;
@@ -437,64 +424,23 @@ static int write_part(part_job *j)
 /* ---- combining ---- */
 
 /* A thread's buffer for record files, kept from one file to the next:
- * fresh pages for every file were most of combining's system time.  One
- * of a quarter MiB or more is mapped in huge pages (bigmem.h), since a
- * fault a 4 KiB page weighs on combining in a virtual machine
- * (docs/parts.md); it grows by moving its pages (mremap), never
- * copying them, nor holding two at once. */
+ * fresh pages for every file were most of combining's system time.  It
+ * is mapped in huge pages (bigmem.h), since a fault a 4 KiB page weighs
+ * on combining in a virtual machine (docs/parts.md); it grows by moving
+ * its pages (mremap), never copying them, nor holding two at once. */
 typedef struct text_buffer {
     char *p;
-    size_t cap;
-    int mapped;     /* p is big_alloc's, of cap bytes */
+    size_t cap;     /* the length mapped */
 } text_buffer;
 
-#define TEXT_MAPPED_MIN ((size_t)256 << 10)
-
-/* Room for cap bytes in b, of which the first keep are kept. */
-static int text_room(text_buffer *b, size_t cap, size_t keep)
+/* Room for cap bytes in b, its contents kept. */
+static int text_room(text_buffer *b, size_t cap)
 {
-    size_t mapped = b->cap;
-    char *p;
+    char *p = b->p == NULL ? big_alloc(cap, &b->cap) : big_grow(b->p, &b->cap, cap);
 
-    if (cap <= b->cap)
-        return 1;
-    if (cap < TEXT_MAPPED_MIN)
-        p = realloc(b->p, cap);
-    else if (b->mapped)
-        p = big_grow(b->p, &mapped, cap);
-    else if ((p = big_alloc(cap, &mapped)) != NULL) {
-        if (keep > 0)
-            memcpy(p, b->p, keep);
-        free(b->p);
-    }
-    if (p == NULL)
-        return 0;
-    b->mapped = cap >= TEXT_MAPPED_MIN;
-    b->p = p;
-    b->cap = b->mapped ? mapped : cap;
-    return 1;
-}
-
-static void text_free(text_buffer *b)
-{
-    if (b->mapped)
-        big_free(b->p, b->cap);
-    else
-        free(b->p);
-}
-
-/* A regular file's buffer at first: its size and a byte more (to see its
- * end), one read and no copy, when that is no more than this; a bigger
- * one grows to its size once its first record's header allows it. */
-#define FIRST_CAP ((size_t)4 << 20)
-#define STREAM_CAP ((size_t)64 << 10)
-
-/* The capacity after cap for a file of size bytes (0: a stream) */
-static size_t next_cap(size_t cap, uint64_t size, size_t room)
-{
-    if (size >= cap && size < SIZE_MAX / 2 && size + 1 <= room)
-        return (size_t)size + 1;
-    return cap * 2;
+    if (p != NULL)
+        b->p = p;
+    return p != NULL;
 }
 
 /* Reads the whole of name ("-": standard input) into b, *len bytes, judged
@@ -503,30 +449,23 @@ static size_t next_cap(size_t cap, uint64_t size, size_t room)
 static int slurp(const char *name, text_buffer *b, size_t *len, char *why, size_t why_size)
 {
     int fd = strcmp(name, "-") == 0 ? STDIN_FILENO : open(name, O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    uint64_t size = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0
-                        ? (uint64_t)st.st_size : 0;
-    size_t cap = size > 0 && size < FIRST_CAP ? (size_t)size + 1 : size > 0 ? FIRST_CAP
-                                                                            : STREAM_CAP;
-    int err = fd < 0 ? errno : !text_room(b, cap, 0) ? ENOMEM : 0;
+    int err = fd < 0 ? errno : 0;
     part_scan scan;
-    size_t room = 0;
+    size_t room;
 
     part_scan_init(&scan, name);
     for (*len = 0; err == 0;) {
         ssize_t got;
-        if (!part_scan_more(&scan, b->p, *len, &room, why, why_size)) {
+        if (!part_scan_more(&scan, b->p, *len, &room, why, why_size))
             err = -1;
-            break;
-        }
-        if (*len == b->cap && !text_room(b, next_cap(b->cap, size, room), *len))
+        else if (!text_room(b, room))
             err = ENOMEM;
-        if (err != 0 ||
-            (got = read(fd, b->p + *len, (room - *len < b->cap - *len ? room : b->cap) - *len)) == 0)
+        else if ((got = read(fd, b->p + *len, room - *len)) == 0)
             break;
-        if (got < 0 && errno != EINTR)
+        else if (got > 0)
+            *len += (size_t)got;
+        else if (errno != EINTR)
             err = errno;
-        *len += got > 0 ? (size_t)got : 0;
     }
     if (fd > STDIN_FILENO)
         close(fd);
@@ -595,42 +534,31 @@ static int by_share(const void *a, const void *b)
     return x->share < y->share ? -1 : x->share > y->share;
 }
 
-/* --part K/N: each K from 1 to N once. */
+/* --part K/N: each K from 1 to N once; sorts all by share. */
 static int shares_complete(part_record **all, size_t n)
 {
-    part_record **v = malloc(n * sizeof *v);
     uint64_t shares = all[0]->shares;
     size_t k = 0;
-    int ok = 1;
 
-    if (v == NULL)
-        return message_fail("out of memory");
-    memcpy(v, all, n * sizeof *v);
-    qsort(v, n, sizeof *v, by_share);
+    qsort(all, n, sizeof *all, by_share);
     /* a share given twice first: 30,000 copies of share 3 are not "1 missing" */
-    for (size_t i = 1; i < n && ok; i++)
-        if (v[i]->share == v[i - 1]->share)
-            ok = message_fail("%s: given twice: also %s", NAME(v[i]), NAME(v[i - 1]));
+    for (size_t i = 1; i < n; i++)
+        if (all[i]->share == all[i - 1]->share)
+            return message_fail("%s: given twice: also %s", NAME(all[i]), NAME(all[i - 1]));
     /* then each in its place: the first out of it is one missing */
-    while (k < n && v[k]->share == k + 1)
+    while (k < n && all[k]->share == k + 1)
         k++;
-    if (ok && k < shares)
-        ok = message_fail("share %zu/%" PRIu64 " is missing (%zu of %" PRIu64 " parts given)",
-                          k + 1, shares, n, shares);
-    free(v);
-    return ok;
+    return k >= shares || message_fail("share %zu/%" PRIu64 " is missing (%zu of %" PRIu64
+                                       " parts given)", k + 1, shares, n, shares);
 }
 
-/* Sorted by range: each share once, and the ranges cover the object's
- * chunks once each. */
+/* Sorted by range: the ranges cover the object's chunks once each. */
 static int records_cover(part_record **all, size_t n)
 {
     const part_record *ref = all[0];
     uint64_t chunks = part_chunks(ref->length), next = 0;
     const part_record *prev = NULL;
 
-    if (ref->shares != 0 && !shares_complete(all, n))
-        return 0;
     for (size_t i = 0; i < n; i++) {
         const part_record *r = all[i];
         if (r->begin == r->end)
@@ -652,8 +580,7 @@ static int records_cover(part_record **all, size_t n)
 /* One record file, read and parsed on some thread. */
 typedef struct record_file {
     const char *name;
-    int err;              /* reading's errno value, or 0 */
-    int parsed;           /* 1: every record in it is well formed */
+    int err;              /* reading's errno value; -1: why says why it is not records */
     part_record *recs;    /* its records (before a bad one), n of them */
     size_t n;
     char why[1024];
@@ -687,7 +614,7 @@ static void record_set_free(record_set *s)
 static void *record_worker(void *arg)
 {
     record_set *s = arg;
-    text_buffer b = {NULL, 0, 0};
+    text_buffer b = {NULL, 0};
     size_t i, len;
 
     /* nothing after a failure is read: it may be a FIFO that never ends */
@@ -700,18 +627,16 @@ static void *record_worker(void *arg)
         if (f->err == 0 && s->one_reader && s->pool.base == NULL && len > 0 &&
             len < SIZE_MAX / 4)
             (void)part_pool_open(&s->pool, len / 4 * 3 + 64);
-        if (f->err == 0)
-            f->parsed = part_records_parse(s->lib, f->name, b.p, len, &s->pool, &f->recs,
-                                           &f->n, f->why, sizeof f->why);
-        else if (f->err == -1)
-            f->err = 0;   /* not records: f->why says why */
-        if (f->err != 0 || !f->parsed) {
+        if (f->err == 0 && !part_records_parse(s->lib, f->name, b.p, len, &s->pool, &f->recs,
+                                               &f->n, f->why, sizeof f->why))
+            f->err = -1;
+        if (f->err != 0) {
             size_t bad = atomic_load(&s->first_bad);
             while (i < bad && !atomic_compare_exchange_weak(&s->first_bad, &bad, i))
                 ;
         }
     }
-    text_free(&b);
+    big_free(b.p, b.cap);
     return NULL;
 }
 
@@ -741,7 +666,7 @@ static int read_records(OSSL_LIB_CTX *lib, char **names, unsigned threads, recor
     pthread_t helper;
     uint64_t bytes;
     size_t n = 0, at = 0, bad;
-    int regular, helped;
+    int helped;
 
     memset(s, 0, sizeof *s);
     while (names[n] != NULL)
@@ -754,28 +679,26 @@ static int read_records(OSSL_LIB_CTX *lib, char **names, unsigned threads, recor
     atomic_init(&s->first_bad, n);
     for (size_t i = 0; i < n; i++)
         s->files[i].name = names[i];
-    regular = all_regular(s, &bytes);
+    s->one_reader = !all_regular(s, &bytes);
     /* CVs are at most 2/3 of their cv lines (32 bytes a 48-byte line for
      * KT128, 64 a 92 for KT256): 3/4 of the files leaves room for every
      * record's rounding.  A file that grew since is malloc'd beyond it. */
-    if (regular && bytes > 0 && bytes < SIZE_MAX / 4)
+    if (!s->one_reader && bytes > 0 && bytes < SIZE_MAX / 4)
         (void)part_pool_open(&s->pool, (size_t)(bytes / 4 * 3 + 64));
-    s->one_reader = !regular;
     /* two threads read regular files; one reads the others, in order */
-    helped = threads > 1 && regular && thread_start(&helper, record_worker, s) == 0;
+    helped = threads > 1 && !s->one_reader && thread_start(&helper, record_worker, s) == 0;
     record_worker(s);
     if (helped)
         pthread_join(helper, NULL);
-    bad = atomic_load(&s->first_bad);
-    for (size_t i = 0; i <= bad && i < n; i++) {
-        if (s->files[i].err != 0) {
-            report_error(s->files[i].name, s->files[i].err, NULL);
-            return 0;
-        }
-        if (!s->files[i].parsed)
-            return message_fail("%s", s->files[i].why);
-        s->n += s->files[i].n;
+    /* the files before the first that failed were all read */
+    if ((bad = atomic_load(&s->first_bad)) < n && s->files[bad].err > 0) {
+        report_error(s->files[bad].name, s->files[bad].err, NULL);
+        return 0;
     }
+    if (bad < n)
+        return message_fail("%s", s->files[bad].why);
+    for (size_t i = 0; i < n; i++)
+        s->n += s->files[i].n;
     if ((s->all = malloc(s->n * sizeof *s->all)) == NULL)
         return message_fail("out of memory");
     for (size_t i = 0; i < n; i++)
@@ -812,6 +735,10 @@ static const part_family *records_family(const options *o, OSSL_LIB_CTX *lib, re
         !records_agree(s->all, s->n, f->name, cdig))
         return NULL;
     qsort(s->all, s->n, sizeof *s->all, by_range);
+    if (s->all[0]->shares != 0 && !shares_complete(s->all, s->n))
+        return NULL;
+    /* again: shares_complete sorted them by share */
+    qsort(s->all, s->n, sizeof *s->all, by_range);
     return records_cover(s->all, s->n) ? f : NULL;
 }
 
@@ -837,11 +764,12 @@ static int final_node_failed(const part_record *head)
  * chunk order.  Absorbing them is one sponge, a few milliseconds a
  * gigabyte, so it waits for every record to be read and checked.  A long
  * output is squeezed from it as it is printed (KSUM_PARAM_SQUEEZE); a
- * shorter one is made here, into *sum.  NULL (said) on failure. */
-static EVP_MD_CTX *final_node(OSSL_LIB_CTX *lib, const record_set *s, const part_family *f,
-                              const part_record *head, const hasher *h, const char *custom,
-                              uint8_t **sum)
+ * shorter one is made here.  Prints the sum line; 0 (said) on failure. */
+static int print_final_node(const options *o, OSSL_LIB_CTX *lib, const record_set *s,
+                            const part_family *f, const part_record *head, hasher *h)
 {
+    const char *custom = custom_of(o);
+    char *name = head->name;
     uint64_t length = head->length;
     size_t size = h->size;
     OSSL_PARAM p[] = {OSSL_PARAM_construct_octet_string(KSUM_PARAM_CUSTOM, (void *)custom,
@@ -851,9 +779,11 @@ static EVP_MD_CTX *final_node(OSSL_LIB_CTX *lib, const record_set *s, const part
     OSSL_PARAM q[] = {OSSL_PARAM_construct_size_t(OSSL_DIGEST_PARAM_XOFLEN, &size),
                       OSSL_PARAM_END};
     EVP_MD *md = EVP_MD_fetch(lib, f->final, PROPS);
-    EVP_MD_CTX *ctx = md != NULL ? EVP_MD_CTX_new() : NULL;
+    EVP_MD_CTX *ctx = md != NULL ? EVP_MD_CTX_new() : NULL, *held = h->md_ctx;
+    uint8_t *sum = NULL;
     int ok = ctx != NULL && EVP_DigestInit_ex2(ctx, md, p) &&
              EVP_DigestUpdate(ctx, head->head, head->head_len);
+    int err = KSUM_EHASH;
 
     /* an empty share holds no CV (the parser saw to it): an update of none */
     for (size_t i = 0; ok && i < s->n; i++)
@@ -861,32 +791,19 @@ static EVP_MD_CTX *final_node(OSSL_LIB_CTX *lib, const record_set *s, const part
     EVP_MD_free(md);
     ok = ok && EVP_MD_CTX_set_params(ctx, q);
     if (ok && !hasher_streams(h))
-        ok = (*sum = malloc(h->size)) != NULL && EVP_DigestFinalXOF(ctx, *sum, h->size);
-    if (!ok) {
-        EVP_MD_CTX_free(ctx);
-        final_node_failed(head);
-        return NULL;
+        ok = (sum = malloc(h->size)) != NULL && EVP_DigestFinalXOF(ctx, sum, h->size);
+    if (ok) {
+        sum_source src = {sum, h->size, sum == NULL ? h : NULL};
+        h->md_ctx = ctx;   /* squeezed from the final node */
+        err = print_sum_line(&o->evp->line, h, &name, 1, &src);
+        h->md_ctx = held;
     }
-    return ctx;
-}
-
-/* The sum line: sum, or squeezed from the final node in ctx when sum is
- * NULL. */
-static int print_combined(const options *o, hasher *h, EVP_MD_CTX *ctx,
-                          const part_record *head, const uint8_t *sum)
-{
-    sum_source src = {sum, h->size, sum == NULL ? h : NULL};
-    char *name = head->name;
-    EVP_MD_CTX *held = h->md_ctx;
-    int err;
-
-    h->md_ctx = ctx;   /* squeezed from the final node */
-    err = print_sum_line(&o->evp->line, h, &name, 1, &src);
-    h->md_ctx = held;
     if (err == KSUM_EHASH)
         final_node_failed(head);
     else if (err == ENOMEM)
         message_fail("%s: out of memory", head->name);
+    free(sum);
+    EVP_MD_CTX_free(ctx);
     return err == 0;
 }
 
@@ -894,9 +811,7 @@ static int combine(options *o, OSSL_LIB_CTX *lib, resolved *r)
 {
     record_set s;
     hasher h;
-    EVP_MD_CTX *ctx = NULL;
     const part_family *f;
-    uint8_t *sum = NULL;
     const part_record *head = NULL;
     char *object[2] = {NULL, NULL};
     int ok = 0, opened = 0;
@@ -919,11 +834,8 @@ static int combine(options *o, OSSL_LIB_CTX *lib, resolved *r)
             head = s.all[i];
     if (!(opened = hasher_open(&h, lib, o->evp->alg, o)))
         goto done;
-    ctx = final_node(lib, &s, f, head, &h, custom_of(o), &sum);
-    ok = ctx != NULL && print_combined(o, &h, ctx, head, sum);
+    ok = print_final_node(o, lib, &s, f, head, &h);
 done:
-    free(sum);
-    EVP_MD_CTX_free(ctx);
     if (opened)
         hasher_close(&h);
     record_set_free(&s);

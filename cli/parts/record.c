@@ -18,6 +18,7 @@
 #include "base/bigmem.h"
 #include "base/encoding.h"
 #include "base/messages.h"
+#include "input/files.h"
 #include "ksumprov.h"
 
 #define PROPS "provider=" KSUMPROV_NAME
@@ -109,19 +110,32 @@ int part_failure(char *why, size_t size, const char *what)
     return 0;
 }
 
-/* What a file that does not start as a record is told, by the parser and
- * the scan alike. */
+/* What a file that does not start as a record is told. */
 #define NOT_A_RECORD "line %zu: not a part record of this version (it must start with '" \
     PART_MAGIC "')"
+/* The most bytes the lines of a record before its head and CVs may take
+ * (the name line holds a path given on a command line). */
+#define HEADER_MAX ((size_t)256 << 10)
+/* The longest line after them: a head line ("head ", base64 of 96 bytes,
+ * '\n'); "cvs COUNT", "check HEX" and the cv lines are shorter. */
+#define BODY_LINE_MAX (5 + BASE64_LENGTH(PART_HEAD_LINE) + 1)
+/* Read before the text is first judged, and past twice what was judged. */
+#define SCAN_SLACK ((size_t)64 << 10)
 
 /* ---- reading records ---- */
 
 typedef struct cursor {
+    part_scan *s;           /* the file's records before this one */
     part_pool *pool;        /* where CVs go, or NULL: malloc */
     const char *p, *end;
+    const char *start;      /* the record's first line */
     const char *line;       /* the current line, without its '\n' */
     size_t len;
     size_t lineno;
+    int judge;              /* the text is still being read (part_scan_more): CVs are
+                             * counted, not decoded, and no digest is computed */
+    int cut;                /* the text ended before a line did */
+    int body;               /* the record's header is whole */
     char *why;              /* why the record is refused */
     size_t why_size;
 } cursor;
@@ -135,16 +149,29 @@ static int bad_line(cursor *c, int got, const char *what)
     return refuse(c, "line %zu: %s", c->lineno, got < 0 ? "out of memory" : what);
 }
 
-/* The next line; 0 at the end of the text or on a line without '\n'
- * (a truncated record). */
+/* A line of len bytes (without its '\n') at c->p, or the start of one,
+ * that no record holds there: 0, refused.  The first line of a record is
+ * judged by parse_header and cut_short. */
+static int fits(cursor *c, size_t len)
+{
+    size_t most = c->body ? BODY_LINE_MAX : HEADER_MAX - (size_t)(c->p - c->start);
+
+    return c->p == c->start || len < most ||
+           refuse(c, "line %zu: %s", c->lineno + 1,
+                  c->body ? "longer than any line of a part record"
+                          : "a header longer than any part record's");
+}
+
+/* The next line; 0 at the end of the text or on a line without '\n' (a
+ * truncated record, or one not yet read whole: c->cut), and on a line
+ * longer than any record holds there (refused). */
 static int next_line(cursor *c)
 {
-    const char *nl;
+    const char *nl = c->p < c->end ? memchr(c->p, '\n', (size_t)(c->end - c->p)) : NULL;
 
-    if (c->p >= c->end)
-        return 0;
-    nl = memchr(c->p, '\n', (size_t)(c->end - c->p));
     if (nl == NULL)
+        return !(c->cut = 1);
+    if (!fits(c, (size_t)(nl - c->p)))
         return 0;
     c->line = c->p;
     c->len = (size_t)(nl - c->p);
@@ -219,14 +246,24 @@ void part_records_free(part_record *recs, size_t n)
     free(recs);
 }
 
+/* The next header line, "key VALUE": 1 and *v, *vl; else 0 with the
+ * reason (the text ends first, or the line is another: what). */
+static int header_line(cursor *c, const char *key, const char *what, const char **v,
+                       size_t *vl)
+{
+    /* a line too long said why already */
+    if (!next_line(c))
+        return c->cut && refuse(c, "truncated: it ends before its '%s' line (and its check)", key);
+    return keyed(c, key, v, vl) || bad_line(c, 0, what);
+}
+
 /* The next line must be "key VALUE" with cond true of v and vl; else the
  * record is refused. */
 #define WANT(key, cond, what)                                                  \
     do {                                                                       \
-        if (!next_line(c))                                                     \
-            return refuse(c, "truncated: it ends before its '%s' line "        \
-                          "(and its check)", key);                             \
-        if (!keyed(c, key, &v, &vl) || !(cond))                                \
+        if (!header_line(c, key, what, &v, &vl))                               \
+            return 0;                                                          \
+        if (!(cond))                                                           \
             return bad_line(c, 0, what);                                       \
     } while (0)
 
@@ -241,6 +278,27 @@ static int parse_name(const char *v, size_t vl, part_record *r)
         memchr(r->name, '\0', n) != NULL)
         return 0;
     r->name[n] = '\0';
+    return 1;
+}
+
+/* The first record's object and split bound the file (a stream of
+ * records repeated without end must not fill memory before combining
+ * refuses a part given twice): no more than twice as many records as the
+ * split has parts, and a few (records of no chunk hold no cv line); and
+ * see cv_lines.  The record's header is then whole. */
+static int records_fit(cursor *c, const part_record *r)
+{
+    part_scan *s = c->s;
+
+    if (s->records == 0) {
+        s->chunks = part_chunks(r->length);
+        s->parts = r->shares != 0 ? r->shares : s->chunks;
+    }
+    if (s->records >= 2 * s->parts + 16)
+        return refuse(c, "line %zu: more than twice as many records in the file as the split "
+                      "of its first record has parts (%" PRIu64 "): a part given twice or "
+                      "more, or of another object or split", c->lineno, s->parts);
+    c->body = 1;
     return 1;
 }
 
@@ -275,7 +333,7 @@ static int parse_header(cursor *c, part_record *r)
     WANT("chunks", parse_two(v, vl, &r->begin, &r->end) && r->begin <= r->end &&
                        r->end <= part_chunks(r->length),
          "a bad chunk range for the object's length");
-    return 1;
+    return records_fit(c, r);
 }
 
 #undef WANT
@@ -330,36 +388,45 @@ static int head_line(part_record *r, const char *v, size_t vl)
  * base64 of cv_len bytes and '\n': found without a search for their ends
  * (a gigabyte has 131,072 of them), counted first so that their room is
  * taken once, at its size (a forged range cannot allocate more than the
- * text holds), then decoded straight into r->cvs.  1 and the cursor at
- * the last; 0 and the cursor at a bad one (any "cv" line after the run
- * is bad too); -1 when out of memory. */
+ * text holds), then decoded straight into r->cvs (when not judging).  A
+ * file's records of one object hold a CV for each of its chunks but the
+ * first, and the customization's once: twice that is more than a part
+ * given twice.  1 and the cursor at the last; else 0, refused (any "cv"
+ * line after the run is bad too). */
 static int cv_lines(cursor *c, part_record *r)
 {
     size_t text = BASE64_LENGTH(r->cv_len), line = 3 + text + 1, n = 0, got;
     /* a line that ends in the padding of cv_len bytes decodes to no more
      * than cv_len */
     size_t pad = (3 - r->cv_len % 3) % 3;
+    uint64_t most = 2 * (c->s->chunks + KSUMPROV_PART_MAX_CHUNKS);
     const char *p = c->line;
 
-    while ((size_t)(c->end - p) >= line && memcmp(p, "cv ", 3) == 0 && p[line - 1] == '\n' &&
-           memcmp(p + line - 1 - pad, "==", pad) == 0) {
+    while ((size_t)(c->end - p) >= line && p[0] == 'c' && p[1] == 'v' && p[2] == ' ' &&
+           p[line - 1] == '\n' && (pad < 1 || p[line - 2] == '=') &&
+           (pad < 2 || p[line - 3] == '=')) {
         p += line;
         n++;
     }
     if (n == 0)
-        return 0;
-    if ((r->cvs = cv_alloc(c->pool, r, n * r->cv_len)) == NULL)
-        return -1;
-    for (p = c->line;; p += line, c->lineno++) {
-        if (!base64_decode(p + 3, text, r->cvs + r->count * r->cv_len, &got) ||
+        return bad_line(c, 0, "a bad cv line");
+    if (c->s->cvs + n > most)
+        return refuse(c, "line %zu: more than twice as many cv lines in the file as the object "
+                      "of its first record has chunks (%" PRIu64 "): a part given twice or "
+                      "more, or of another object", c->lineno + (size_t)(most - c->s->cvs),
+                      c->s->chunks);
+    if (!c->judge && (r->cvs = cv_alloc(c->pool, r, n * r->cv_len)) == NULL)
+        return bad_line(c, -1, "");
+    /* judging, they are only counted */
+    for (size_t i = 0; i < n && !c->judge; i++, c->lineno++)
+        if (!base64_decode(c->line + i * line + 3, text, r->cvs + i * r->cv_len, &got) ||
             got != r->cv_len)
-            return 0;
-        if (++r->count == n)
-            break;
-    }
-    c->line = p;
+            return bad_line(c, 0, "a bad cv line");
+    c->lineno = c->judge ? c->lineno + n - 1 : c->lineno - 1;
+    r->count = n;
+    c->line += (n - 1) * line;
     c->len = line - 1;
-    c->p = p + line;
+    c->p = c->line + line;
     return 1;
 }
 
@@ -393,12 +460,12 @@ static int parse_body(cursor *c, part_record *r)
         if ((got = head_line(r, v, vl)) <= 0)
             return bad_line(c, got, "a bad head line");
     if (more && keyed(c, "cv", &v, &vl)) {
-        if ((got = cv_lines(c, r)) <= 0)
-            return bad_line(c, got, "a bad cv line");
+        if (!cv_lines(c, r))
+            return 0;
         more = next_line(c);
     }
     if (!more)
-        return refuse(c, "truncated: it ends before its 'cvs' line (and its check)");
+        return c->cut && refuse(c, "truncated: it ends before its 'cvs' line (and its check)");
     /* past the cv lines, neither a head line nor a cv line is good */
     if (keyed(c, "head", &v, &vl) || keyed(c, "cv", &v, &vl))
         return bad_line(c, 0, c->line[0] == 'h' ? "a bad head line" : "a bad cv line");
@@ -410,19 +477,21 @@ static int parse_body(cursor *c, part_record *r)
     return cvs_fit_range(c, r);
 }
 
-/* The "check" line: the digest of the record's lines from start to the
- * cursor (just past "cvs"). */
-static int parse_check(OSSL_LIB_CTX *lib, cursor *c, const char *start)
+/* The "check" line: the digest of the record's lines from its start to
+ * the cursor (just past "cvs"). */
+static int parse_check(OSSL_LIB_CTX *lib, cursor *c)
 {
-    size_t hashed = (size_t)(c->p - start), vl;
+    size_t hashed = (size_t)(c->p - c->start), vl;
     const char *v;
     uint8_t want[PART_DIGEST], got[PART_DIGEST];
 
     if (!next_line(c))
-        return refuse(c, "truncated: no 'check' line");
+        return c->cut && refuse(c, "truncated: no 'check' line");
     if (!keyed(c, "check", &v, &vl) || !parse_digest(v, vl, want))
         return bad_line(c, 0, "a bad line where 'check DIGEST' belongs");
-    if (!part_digest(lib, start, hashed, got))
+    if (c->judge)
+        return 1;
+    if (!part_digest(lib, c->start, hashed, got))
         return part_failure(c->why, c->why_size, "cannot compute its check");
     if (CRYPTO_memcmp(want, got, PART_DIGEST) != 0)
         return refuse(c, "corrupted: its contents do not match its check");
@@ -442,7 +511,7 @@ static int head_fits(OSSL_LIB_CTX *lib, cursor *c, const part_record *r)
     if ((has0 && r->head_len != first_len) || (!has0 && r->head != NULL))
         return refuse(c, "the head (the first chunk) is %s",
                       has0 ? "incomplete" : "in a part that does not start the object");
-    if (!has0)
+    if (!has0 || c->judge)
         return 1;
     if (!part_digest(lib, r->head, r->head_len, d))
         return part_failure(c->why, c->why_size, "cannot compute the digest of its head");
@@ -451,211 +520,98 @@ static int head_fits(OSSL_LIB_CTX *lib, cursor *c, const part_record *r)
     return 1;
 }
 
-/* One record from the cursor, which is at its first line (read). */
+/* One record from the cursor, which is at its first line (not read). */
 static int parse_record(OSSL_LIB_CTX *lib, cursor *c, part_record *r)
 {
-    const char *start = c->line;
-
-    return parse_header(c, r) && parse_body(c, r) && parse_check(lib, c, start) &&
+    c->start = c->p;
+    c->body = 0;
+    return next_line(c) && parse_header(c, r) && parse_body(c, r) && parse_check(lib, c) &&
            head_fits(lib, c, r);
 }
 
-/* ---- how far a reader may go ---- */
+/* Where the text ended before a line did (c->cut): at the end of the
+ * records, or (when judging) where reading stands, 1; else 0 with the
+ * reason: the record is cut short, or what was read of its line is
+ * already more than any record holds. */
+static int cut_short(cursor *c)
+{
+    static const char magic[] = PART_MAGIC "\n";
+    size_t left = (size_t)(c->end - c->p);
 
-/* The lines of a record before its head and CVs, and the most bytes they
- * may take (the name line holds a path given on a command line). */
-#define HEADER_LINES 9
-#define HEADER_MAX ((size_t)256 << 10)
-/* The longest line after them: a head line ("head ", base64 of 96 bytes,
- * '\n'); "cvs COUNT", "check HEX" and the cv lines are shorter. */
-#define BODY_LINE_MAX (5 + BASE64_LENGTH(PART_HEAD_LINE) + 1)
-#define HEAD_LINES ((PART_CHUNK + PART_HEAD_LINE - 1) / PART_HEAD_LINE)
-/* Read ahead of what was judged, so that reading never goes a byte at a
- * time. */
-#define SCAN_SLACK ((size_t)64 << 10)
+    if (c->p != c->start)
+        return fits(c, left) && c->judge;
+    if (memcmp(c->p, magic, left < sizeof magic - 1 ? left : sizeof magic - 1) != 0)
+        return refuse(c, NOT_A_RECORD, c->lineno + 1);
+    return c->judge || left == 0 || refuse(c, "truncated: a last line without its end");
+}
+
+/* The records of the text from the cursor on, each kept in *recs (judge:
+ * dropped), until the text ends: 1 when it ends as it may (cut_short),
+ * else 0 with the reason in c->why. */
+static int next_records(OSSL_LIB_CTX *lib, cursor *c, const char *text, part_record **recs,
+                        size_t *n)
+{
+    part_scan *s = c->s;
+    size_t cap = 0;
+
+    for (;;) {
+        part_record r = {.file = s->file, .index = s->records + 1};
+        if (!parse_record(lib, c, &r)) {
+            record_free(&r);
+            return c->cut && cut_short(c);
+        }
+        s->records++;
+        s->cvs += r.count;
+        s->done = (size_t)(c->p - text);
+        s->lineno = c->lineno;
+        if (c->judge) {
+            record_free(&r);
+        } else if (!grow_array(recs, &cap, *n + 1, sizeof r, 4)) {
+            record_free(&r);
+            return refuse(c, "out of memory");
+        } else {
+            (*recs)[(*n)++] = r;
+        }
+    }
+}
 
 void part_scan_init(part_scan *s, const char *file)
 {
     memset(s, 0, sizeof *s);
     s->file = file;
-}
-
-/* The header, whole in text[s->start..s->at): judged by the parser's own
- * code; the record's range then bounds what it may hold. */
-static int scan_header(part_scan *s, const char *text, char *why, size_t why_size)
-{
-    cursor c = {.p = text + s->start, .end = text + s->at,
-                .lineno = s->lineno - HEADER_LINES, .why = why, .why_size = why_size};
-    part_record r;
-    int ok;
-
-    memset(&r, 0, sizeof r);
-    ok = next_line(&c) && parse_header(&c, &r);
-    if (ok) {
-        /* head lines, a cv line for each chunk and the customization's,
-         * "cvs" and "check" */
-        uint64_t lines = HEAD_LINES + (r.end - r.begin) + KSUMPROV_PART_MAX_CHUNKS + 2;
-        s->limit = (uint64_t)s->at + lines * BODY_LINE_MAX;
-        s->cv_line = 3 + BASE64_LENGTH(r.cv_len) + 1;
-        s->range_begin = r.begin;
-        s->range_end = r.end;
-        if (s->chunks == 0) {
-            s->chunks = part_chunks(r.length);
-            s->parts = r.shares != 0 ? r.shares : s->chunks;
-        }
-        /* twice the parts and a few, as for the cv lines */
-        if (s->records >= 2 * s->parts + 16)
-            ok = refuse(&c, "line %zu: more than twice as many records in the file as the "
-                        "split of its first record has parts (%" PRIu64 "): a part given "
-                        "twice or more, or of another object or split", c.lineno, s->parts);
-    }
-    free(r.name);
-    return ok;
-}
-
-/* A record past what its range allows: 0 with why. */
-static int over_limit(const part_scan *s, char *why, size_t why_size)
-{
-    return say(why, why_size, "line %zu: more than a record of chunks %" PRIu64 " to %"
-               PRIu64 " can hold", s->lineno, s->range_begin, s->range_end);
-}
-
-/* The line at s->at, of avail bytes at most, judged; 1 and s->at past it,
- * -1 when it is not whole yet, 0 with why when it cannot be a record's. */
-static int scan_line(part_scan *s, const char *text, size_t avail, char *why,
-                     size_t why_size)
-{
-    static const char magic[] = PART_MAGIC "\n";
-    const char *p = text + s->at, *nl;
-    size_t max;
-
-    if (s->line == 0) {
-        size_t k = avail < sizeof magic - 1 ? avail : sizeof magic - 1;
-        if (memcmp(p, magic, k) != 0)
-            return say(why, why_size, NOT_A_RECORD, s->lineno + 1);
-        if (k < sizeof magic - 1)
-            return -1;
-        s->start = s->at;
-        s->at += k;
-        s->lineno++;
-        s->line = 1;
-        s->cv_line = 0;
-        return 1;
-    }
-    max = s->line < HEADER_LINES ? HEADER_MAX - (s->at - s->start) : BODY_LINE_MAX;
-    if ((nl = memchr(p, '\n', avail < max ? avail : max)) == NULL) {
-        if (avail < max)
-            return -1;
-        return say(why, why_size, "line %zu: %s", s->lineno + 1,
-                   s->line < HEADER_LINES ? "a header longer than any part record's"
-                                          : "longer than any line of a part record");
-    }
-    s->at += (size_t)(nl - p) + 1;
-    s->lineno++;
-    if (++s->line == HEADER_LINES && !scan_header(s, text, why, why_size))
-        return 0;
-    if (s->line > HEADER_LINES && (uint64_t)s->at > s->limit)
-        return over_limit(s, why, why_size);
-    if (s->line > HEADER_LINES && nl - p > 3 && memcmp(p, "cv ", 3) == 0)
-        s->cvs++;
-    if (s->line > HEADER_LINES && nl - p > 6 && memcmp(p, "check ", 6) == 0) {
-        s->line = 0;    /* the record's last line: the next one may begin */
-        s->records++;
-    }
-    return 1;
-}
-
-/* Well-formed cv lines at s->at, skipped without a search for their ends
- * (a gigabyte has many): only their count and length are judged here;
- * the parser judges their contents. */
-static void skip_cv_lines(part_scan *s, const char *text, size_t len)
-{
-    const char *p = text + s->at, *end = text + len;
-    size_t line = s->cv_line, n = 0;
-
-    if (s->line <= HEADER_LINES)
-        return;
-    while ((size_t)(end - p) >= line && p[line - 1] == '\n' && p[0] == 'c' && p[1] == 'v' &&
-           p[2] == ' ') {
-        p += line;
-        n++;
-    }
-    s->at = (size_t)(p - text);
-    s->lineno += n;
-    s->cvs += n;
-}
-
-/* A file's records of one object hold a CV for each of its chunks but the
- * first, and the customization's once; twice that is more than a part
- * given twice, which combining refuses anyway, naming it (only a stream
- * of records repeated without end must not fill memory first). */
-static int scan_cvs_fit(const part_scan *s, char *why, size_t why_size)
-{
-    return s->cvs <= 2 * (s->chunks + KSUMPROV_PART_MAX_CHUNKS) ||
-           say(why, why_size, "line %zu: more than twice as many cv lines in the file as the "
-               "object of its first record has chunks (%" PRIu64 "): a part given twice or "
-               "more, or of another object", s->lineno, s->chunks);
+    s->room = HEADER_MAX + SCAN_SLACK;
 }
 
 int part_scan_more(part_scan *s, const char *text, size_t len, size_t *room, char *why,
                    size_t why_size)
 {
     char reason[256];
-    uint64_t end;
-    int got = 1;
+    cursor c = {.s = s, .p = text + s->done, .end = text + len, .lineno = s->lineno,
+                .judge = 1, .why = reason, .why_size = sizeof reason};
 
-    while (s->at < len) {
-        skip_cv_lines(s, text, len);
-        if (!scan_cvs_fit(s, reason, sizeof reason))
-            got = 0;
-        else if ((uint64_t)s->at > s->limit && s->line > HEADER_LINES)
-            got = over_limit(s, reason, sizeof reason);
-        else if (s->at < len &&
-                 (got = scan_line(s, text, len - s->at, reason, sizeof reason)) < 0)
-            break;
-        if (got == 0)
+    if (len >= s->room) {
+        if (!next_records(NULL, &c, text, NULL, NULL))
             return say(why, why_size, "%s: part record %zu: %s", s->file, s->records + 1,
                        reason);
+        s->room = len < SIZE_MAX / 2 - SCAN_SLACK ? 2 * len + SCAN_SLACK : SIZE_MAX;
     }
-    end = s->line == 0 ? s->at + HEADER_MAX
-          : s->line < HEADER_LINES ? s->start + HEADER_MAX : s->limit;
-    end += SCAN_SLACK;
-    *room = end < SIZE_MAX ? (size_t)end : SIZE_MAX;
+    *room = s->room;
     return 1;
 }
 
-int part_records_parse(OSSL_LIB_CTX *lib, const char *file, const char *text,
-                       size_t len, part_pool *pool,
-                       part_record **recs, size_t *n, char *why,
+int part_records_parse(OSSL_LIB_CTX *lib, const char *file, const char *text, size_t len,
+                       part_pool *pool, part_record **recs, size_t *n, char *why,
                        size_t why_size)
 {
     char reason[256];
-    cursor c = {.pool = pool, .p = text, .end = text + len, .why = reason,
+    part_scan s;
+    cursor c = {.s = &s, .pool = pool, .p = text, .end = text + len, .why = reason,
                 .why_size = sizeof reason};
-    size_t cap = 0;
 
+    part_scan_init(&s, file);
     *recs = NULL;
     *n = 0;
-    while (next_line(&c)) {
-        part_record *r;
-        if (*n == cap) {
-            part_record *p = realloc(*recs, (cap = cap ? 2 * cap : 4) * sizeof *p);
-            if (p == NULL)
-                return say(why, why_size, "%s: out of memory", file);
-            *recs = p;
-        }
-        r = &(*recs)[*n];
-        memset(r, 0, sizeof *r);
-        r->file = file;
-        r->index = *n + 1;
-        if (!parse_record(lib, &c, r)) {
-            record_free(r);
-            return say(why, why_size, "%s: part record %zu: %s", file, *n + 1, reason);
-        }
-        (*n)++;
-    }
-    if (c.p < c.end)
-        return say(why, why_size, "%s: part record %zu: truncated: a last line without "
-                   "its end", file, *n + 1);
+    if (!next_records(lib, &c, text, recs, n))
+        return say(why, why_size, "%s: part record %zu: %s", file, *n + 1, reason);
     return *n > 0 || say(why, why_size, "%s: no part record", file);
 }

@@ -80,25 +80,22 @@ int part_records_parse(OSSL_LIB_CTX *lib, const char *file, const char *text,
                        part_record **recs, size_t *n, char *why, size_t why_size);
 void part_records_free(part_record *recs, size_t n);
 
-/* How much of a file a reader of records may hold before the parser
- * judges it: a file that is not records is refused after its first line
- * (or the first bytes of it), and a record may hold no more than its
- * header and range allow, so that noise or a device never fills memory.
- * The text is judged as it comes, line by line; the parser judges it all
- * again once it is read. */
+/* How much of a file a reader of records may hold before it is judged:
+ * a file that is not records is refused after its first line (or the
+ * first bytes of it), and a record after its first line longer than any
+ * record's, so that noise or a device never fills memory.  The text read
+ * so far is judged by the parser itself (CVs counted, not decoded, no
+ * digest computed) each time it has doubled; the records it holds whole
+ * are not judged again. */
 typedef struct part_scan {
     const char *file;
-    size_t at;              /* the next line's start: bytes judged */
-    size_t lineno;          /* lines judged */
-    size_t records;         /* records whole */
-    size_t start;           /* where the current record starts */
-    unsigned line;          /* its lines judged; 0: between records */
-    size_t cv_line;         /* the length of its cv lines */
-    uint64_t limit;         /* the most it may reach, once its header is read */
-    uint64_t range_begin, range_end;
-    uint64_t chunks;        /* the first record's object's, 0 until read */
+    size_t room;            /* the text is judged again once it holds this much */
+    size_t done;            /* the bytes of the records judged whole */
+    size_t lineno;          /* their lines */
+    size_t records;         /* how many */
+    uint64_t chunks;        /* the first record's object's */
     uint64_t parts;         /* the most records of its split */
-    uint64_t cvs;           /* cv lines in the file so far */
+    uint64_t cvs;           /* cv lines in the records judged */
 } part_scan;
 
 void part_scan_init(part_scan *s, const char *file);
