@@ -26,23 +26,20 @@ typedef struct walk_level {
     size_t len, cap;
     size_t *at;             /* where each entry starts in names */
     size_t n, max, next;
-    walk_dir *dir;          /* with keep_open: the directory, open */
+    walk_dir *dir;          /* in the --tree walk: the directory, open */
     int err;                /* reading it failed: an error is due */
 } walk_level;
 
-/* Whether to keep an entry a directory has (1, 0), or -1 when there was
- * no memory to tell. */
-typedef int walk_filter(void *ctx, const walk_level *l, const char *name, char type);
-
-/* The directories on the current path, the innermost last, and how they
- * are read. */
+/* The directories on the current path, the innermost last. */
 typedef struct walk_stack {
     walk_level *at;
     size_t depth, cap;
-    int keep_open;          /* each level keeps its directory open (dir) */
-    walk_filter *keep;      /* NULL: every entry */
-    void *ctx;
+    /* The --tree walk's: each level keeps its directory open (dir), and
+     * its excludes leave entries out; NULL for -r. */
+    const tree_walk *tree;
 } walk_stack;
+
+static int kept(const tree_walk *w, const walk_level *l, const char *name, char type);
 
 struct name_source {
     name_spec spec;         /* spec.files: the operands still to come */
@@ -110,7 +107,7 @@ static int read_entries(const walk_stack *s, DIR *d, walk_level *l)
         if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
             continue;
         char type = entry_type(dirfd(d), de);
-        int keep = s->keep != NULL ? s->keep(s->ctx, l, de->d_name, type) : 1;
+        int keep = s->tree != NULL ? kept(s->tree, l, de->d_name, type) : 1;
         if (keep < 0 || (keep && !walk_add(l, type, de->d_name)))
             return ENOMEM;
     }
@@ -138,7 +135,7 @@ static int walk_enter(walk_stack *s, int dirfd, char *path, size_t name_at, int 
     else if (on_stack(s, &st))
         err = KSUM_ELOOP;
     else if (!grow_array(&s->at, &s->cap, s->depth + 1, sizeof *s->at, 16) ||
-             (s->keep_open && (dir = malloc(sizeof *dir)) == NULL))
+             (s->tree != NULL && (dir = malloc(sizeof *dir)) == NULL))
         err = ENOMEM;
     else if ((dir != NULL && (dir->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0) ||
              (d = fdopendir(fd)) == NULL)
@@ -475,17 +472,18 @@ static int matches(const pattern *p, const char *rel, const char *name, int is_d
     return fnmatch(p->text, p->on_path ? rel : name, p->on_path ? FNM_PATHNAME : 0) == 0;
 }
 
-/* Whether to keep an entry of l (walk_filter): 0 when excluded, -1 when
- * there was no memory to tell. */
-static int kept(void *ctx, const walk_level *l, const char *name, char type)
+/* Whether to keep an entry of l: 0 when excluded, -1 when there was no
+ * memory to tell. */
+static int kept(const tree_walk *w, const walk_level *l, const char *name, char type)
 {
-    const tree_walk *w = ctx;
     const char *dir_rel = strlen(l->path) > w->root_len ? l->path + w->root_len : "";
     size_t len = strlen(dir_rel) + strlen(name) + 2;
-    char small[512], *rel = len <= sizeof small ? small : malloc(len);
+    char small[512], *rel;
     int found = 0;
 
-    if (rel == NULL)
+    if (w->npats == 0)
+        return 1;
+    if ((rel = len <= sizeof small ? small : malloc(len)) == NULL)
         return -1;
     snprintf(rel, len, "%s%s%s", dir_rel, *dir_rel ? "/" : "", name);
     for (size_t i = 0; !found && i < w->npats; i++)
@@ -638,9 +636,7 @@ tree_walk *tree_walk_open(char *const *roots, char *const *excludes, size_t n)
         return NULL;
     }
     w->roots = roots;
-    w->stack.keep_open = 1;
-    w->stack.keep = n > 0 ? kept : NULL;
-    w->stack.ctx = w;
+    w->stack.tree = w;
     for (; w->npats < n; w->npats++) {
         pattern *p = &w->pats[w->npats];
         /* a leading slash anchors at the DIR, as any pattern with a slash is */
