@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #define _GNU_SOURCE
-#include "input/treewalk.h"
+#include "input/walk.h"
 
 #include <dirent.h>
 #include <errno.h>
