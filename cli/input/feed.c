@@ -12,14 +12,7 @@
 
 void feed_use(feed *f, int fd, file_progress *progress)
 {
-    f->fd = fd;
-    f->owned = 0;
-    f->watched = 0;
-    f->length = FEED_ANY_LENGTH;
-    f->done = 0;
-    f->progress = progress;
-    f->ended = 0;
-    f->reading_ahead = 0;
+    *f = (feed){.fd = fd, .length = FEED_ANY_LENGTH, .progress = progress};
     file_progress_start(progress, NULL);
 }
 

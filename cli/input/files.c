@@ -91,10 +91,7 @@ static int buffers_new(input *in, int read_ahead)
 
 int input_init(input *in, int read_ahead)
 {
-    in->regular_only = 0;
-    in->nofollow = 0;
-    in->progress = NULL;
-    in->spill_errno = 0;
+    memset(in, 0, sizeof *in);
     if (buffers_new(in, read_ahead))
         return 1;
     /* Reading ahead is only speed: without room for its 16 MiB (ulimit -v),

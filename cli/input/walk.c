@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,32 @@
 
 #include "base/messages.h"
 #include "input/files.h"
+
+/* A directory being walked: its entries, each a type byte, the name and a
+ * NUL, in one block, sorted in the byte order of the names.  The types:
+ * 'f' a regular file, 'd' a directory, 'l' a symbolic link, 's' a FIFO,
+ * socket or device, '?' one that could not be examined. */
+typedef struct walk_level {
+    char *path;             /* as printed */
+    struct stat st;         /* the directory entered */
+    char *names;
+    size_t len, cap;
+    size_t *at;             /* where each entry starts in names */
+    size_t n, max, next;
+    walk_dir *dir;          /* in the --tree walk: the directory, open */
+    int err;                /* reading it failed: an error is due */
+} walk_level;
+
+/* The directories on the current path, the innermost last. */
+typedef struct walk_stack {
+    walk_level *at;
+    size_t depth, cap;
+    /* The --tree walk's: each level keeps its directory open (dir), and
+     * its excludes leave entries out; NULL for -r. */
+    const tree_walk *tree;
+} walk_stack;
+
+static int kept(const tree_walk *w, const walk_level *l, const char *name, char type);
 
 struct name_source {
     name_spec spec;         /* spec.files: the operands still to come */
@@ -47,7 +74,7 @@ static int by_name(const void *a, const void *b, void *names)
     return strcmp(base + *(const size_t *)a + 1, base + *(const size_t *)b + 1);
 }
 
-char walk_type(mode_t mode)
+static char walk_type(mode_t mode)
 {
     if (S_ISREG(mode))
         return 'f';
@@ -80,7 +107,7 @@ static int read_entries(const walk_stack *s, DIR *d, walk_level *l)
         if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
             continue;
         char type = entry_type(dirfd(d), de);
-        int keep = s->keep != NULL ? s->keep(s->ctx, l, de->d_name, type) : 1;
+        int keep = s->tree != NULL ? kept(s->tree, l, de->d_name, type) : 1;
         if (keep < 0 || (keep && !walk_add(l, type, de->d_name)))
             return ENOMEM;
     }
@@ -94,7 +121,7 @@ static int on_stack(const walk_stack *s, const struct stat *st)
     return 0;
 }
 
-int walk_enter(walk_stack *s, int dirfd, char *path, size_t name_at, int follow)
+static int walk_enter(walk_stack *s, int dirfd, char *path, size_t name_at, int follow)
 {
     int fd = openat(dirfd, path + name_at, O_RDONLY | O_DIRECTORY | O_NOCTTY | O_CLOEXEC |
                                                (follow ? 0 : O_NOFOLLOW));
@@ -108,7 +135,7 @@ int walk_enter(walk_stack *s, int dirfd, char *path, size_t name_at, int follow)
     else if (on_stack(s, &st))
         err = KSUM_ELOOP;
     else if (!grow_array(&s->at, &s->cap, s->depth + 1, sizeof *s->at, 16) ||
-             (s->keep_open && (dir = malloc(sizeof *dir)) == NULL))
+             (s->tree != NULL && (dir = malloc(sizeof *dir)) == NULL))
         err = ENOMEM;
     else if ((dir != NULL && (dir->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0) ||
              (d = fdopendir(fd)) == NULL)
@@ -133,7 +160,7 @@ int walk_enter(walk_stack *s, int dirfd, char *path, size_t name_at, int follow)
     return 0;
 }
 
-void walk_dir_release(walk_dir *d)
+static void walk_dir_release(walk_dir *d)
 {
     if (d != NULL && __atomic_sub_fetch(&d->refs, 1, __ATOMIC_ACQ_REL) == 0) {
         close(d->fd);
@@ -141,7 +168,7 @@ void walk_dir_release(walk_dir *d)
     }
 }
 
-void walk_pop(walk_stack *s)
+static void walk_pop(walk_stack *s)
 {
     walk_level *l = &s->at[--s->depth];
 
@@ -151,14 +178,14 @@ void walk_pop(walk_stack *s)
     walk_dir_release(l->dir);
 }
 
-void walk_free(walk_stack *s)
+static void walk_free(walk_stack *s)
 {
     while (s->depth > 0)
         walk_pop(s);
     free(s->at);
 }
 
-char *walk_join(const char *dir, const char *name)
+static char *walk_join(const char *dir, const char *name)
 {
     size_t len = strlen(dir);
     int slash = len > 0 && dir[len - 1] != '/';
@@ -220,28 +247,39 @@ static int classify(name_source *s, char *path, char type, named *n)
     return 1;
 }
 
-/* The next entry of the innermost directory; 1 when that gave *n. */
-static int walk_step(name_source *s, named *n)
+/* The next step in the innermost directory of s: its entry's type, its
+ * path joined in *path; 0 when the directory ended (popped); -1 with *err
+ * when reading it failed or memory ran out (*path what failed, or NULL). */
+static int next_entry(walk_stack *s, char **path, int *err)
 {
-    walk_level *top = &s->stack.at[s->stack.depth - 1];
+    walk_level *top = &s->at[s->depth - 1];
     const char *entry;
-    char *path;
 
     if (top->err != 0) {
-        error_entry(n, strdup(top->path), top->err);
+        *path = strdup(top->path);
+        *err = top->err;
         top->err = 0;
-        return 1;
+        return -1;
     }
     if (top->next == top->n) {
-        walk_pop(&s->stack);
+        walk_pop(s);
         return 0;
     }
     entry = top->names + top->at[top->next++];
-    if ((path = walk_join(top->path, entry + 1)) == NULL) {
-        error_entry(n, NULL, ENOMEM);
-        return 1;
-    }
-    return classify(s, path, entry[0], n);
+    *path = walk_join(top->path, entry + 1);
+    *err = ENOMEM;
+    return *path != NULL ? entry[0] : -1;
+}
+
+/* The next entry of the innermost directory; 1 when that gave *n. */
+static int walk_step(name_source *s, named *n)
+{
+    char *path;
+    int err, type = next_entry(&s->stack, &path, &err);
+
+    if (type < 0)
+        error_entry(n, path, err);
+    return type > 0 ? classify(s, path, (char)type, n) : type < 0;
 }
 
 /* ---- operands and lists ---- */
@@ -398,4 +436,229 @@ void names_close(name_source *s)
         close(s->list.fd);
     line_reader_free(&s->list);     /* without a list, zeroed: nothing to free */
     free(s);
+}
+
+/* ---- the --tree walk ---- */
+
+/* An exclude pattern as docs/tree.md reads it: with a slash, matched on
+ * the path from the DIR; without, on the name alone; a final slash
+ * matches directories only. */
+typedef struct pattern {
+    char *text;
+    int on_path, dirs_only;
+} pattern;
+
+struct tree_walk {
+    char *const *roots;
+    pattern *pats;
+    size_t npats;
+    size_t root_len;        /* where the path from the DIR starts */
+    walk_stack stack;
+};
+
+int tree_name(const char *name)
+{
+    size_t len = strlen(name);
+
+    return len > 0 && name[len - 1] == '/';
+}
+
+/* ---- excludes ---- */
+
+static int matches(const pattern *p, const char *rel, const char *name, int is_dir)
+{
+    if (p->dirs_only && !is_dir)
+        return 0;
+    return fnmatch(p->text, p->on_path ? rel : name, p->on_path ? FNM_PATHNAME : 0) == 0;
+}
+
+/* Whether to keep an entry of l: 0 when excluded, -1 when there was no
+ * memory to tell. */
+static int kept(const tree_walk *w, const walk_level *l, const char *name, char type)
+{
+    const char *dir_rel = strlen(l->path) > w->root_len ? l->path + w->root_len : "";
+    size_t len = strlen(dir_rel) + strlen(name) + 2;
+    char small[512], *rel;
+    int found = 0;
+
+    if (w->npats == 0)
+        return 1;
+    if ((rel = len <= sizeof small ? small : malloc(len)) == NULL)
+        return -1;
+    snprintf(rel, len, "%s%s%s", dir_rel, *dir_rel ? "/" : "", name);
+    for (size_t i = 0; !found && i < w->npats; i++)
+        found = matches(&w->pats[i], rel, name, type == 'd');
+    if (rel != small)
+        free(rel);
+    return !found;
+}
+
+/* ---- the walk ---- */
+
+static void error_item(tree_item *it, char *path, int err, const char *why)
+{
+    it->kind = TREE_ERROR;
+    it->path = path;
+    it->err = err;
+    it->why = why;
+}
+
+/* Opens the directory at path (a DIR operand through a link; an entry in
+ * the directory read last, never through one), reads it and pushes it,
+ * kept open; its TREE_ENTER, or the error, in *it. */
+static void tree_enter(tree_walk *w, tree_item *it)
+{
+    walk_stack *s = &w->stack;
+    size_t depth = s->depth;
+    int err = walk_enter(s, depth > 0 ? s->at[depth - 1].dir->fd : AT_FDCWD, it->path,
+                         it->name_at, depth == 0);
+    walk_level *l = &s->at[depth];
+
+    /* An entry read as a directory that is no longer one (a link now)
+     * changed while the tree was walked. */
+    if (err != 0) {
+        error_item(it, it->path, (err == ELOOP || err == ENOTDIR) && depth > 0 ? KSUM_ECHANGED
+                                                                               : err, NULL);
+        return;
+    }
+    /* A directory whose entries changed while they were read (its size or
+     * modification time moved) gives a list of no one version of it. */
+    if (l->err == 0 && !file_unchanged(l->dir->fd, &l->st))
+        l->err = KSUM_ECHANGED;
+    *it = (tree_item){.kind = TREE_ENTER, .path = strdup(l->path), .name_at = it->name_at,
+                      .dev = l->st.st_dev, .ino = l->st.st_ino};
+    if (it->path == NULL)
+        l->err = ENOMEM;
+}
+
+/* A link's contents, read whole. */
+static void link_item(const walk_level *top, tree_item *it)
+{
+    for (size_t size = 256;; size *= 2) {
+        char *buf = malloc(size);
+        ssize_t got = buf != NULL ? readlinkat(top->dir->fd, it->path + it->name_at, buf, size)
+                                  : -1;
+        if (got < 0) {
+            /* EINVAL: no longer a link, changed since it was read */
+            error_item(it, it->path, buf == NULL ? ENOMEM : errno == EINVAL ? KSUM_ECHANGED
+                                                                         : errno, NULL);
+            free(buf);
+            return;
+        }
+        if ((size_t)got < size) {
+            it->kind = TREE_LINK;
+            it->target = buf;
+            it->target_len = (size_t)got;
+            return;
+        }
+        free(buf);
+    }
+}
+
+/* The next entry of the innermost directory, or its end. */
+static void tree_step(tree_walk *w, tree_item *it)
+{
+    walk_level *top = &w->stack.at[w->stack.depth - 1];
+    int err, type = next_entry(&w->stack, &it->path, &err);
+    const char *name;
+    struct stat st;
+
+    if (type <= 0) {
+        if (type < 0)
+            error_item(it, it->path, err, NULL);
+        it->kind = type < 0 ? TREE_ERROR : TREE_LEAVE;
+        return;
+    }
+    name = top->names + top->at[top->next - 1] + 1;   /* after its type */
+    it->name_at = strlen(it->path) - strlen(name);
+    switch (type) {
+    case 'f':
+        it->kind = TREE_FILE;
+        it->dir = top->dir;
+        __atomic_add_fetch(&top->dir->refs, 1, __ATOMIC_RELAXED);
+        return;
+    case 'l':
+        link_item(top, it);
+        return;
+    case 'd':
+        tree_enter(w, it);
+        return;
+    case 's':
+        error_item(it, it->path, KSUM_ENOTREG, "a FIFO, socket or device in a tree "
+                   "(--exclude leaves it out)");
+        return;
+    default:
+        error_item(it, it->path, fstatat(top->dir->fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0
+                                     ? errno : ECHILD, NULL);
+    }
+}
+
+int tree_walk_next(tree_walk *w, tree_item *it)
+{
+    struct stat st;
+
+    memset(it, 0, sizeof *it);
+    if (w->stack.depth > 0)
+        tree_step(w, it);
+    else if (*w->roots == NULL)
+        return 0;
+    else if ((it->path = strdup(*w->roots++)) == NULL)
+        error_item(it, NULL, ENOMEM, NULL);
+    /* The next DIR operand: it must be a directory, reached through a
+     * link or not. */
+    else if (stat(it->path, &st) != 0)
+        error_item(it, it->path, errno, NULL);
+    else if (!S_ISDIR(st.st_mode))
+        error_item(it, it->path, ENOTDIR, NULL);
+    else {
+        w->root_len = strlen(it->path) + !tree_name(it->path);
+        tree_enter(w, it);
+    }
+    return 1;
+}
+
+void tree_item_free(tree_item *it)
+{
+    free(it->path);
+    free(it->target);
+    walk_dir_release(it->dir);
+    it->path = NULL;
+    it->target = NULL;
+    it->dir = NULL;
+}
+
+tree_walk *tree_walk_open(char *const *roots, char *const *excludes, size_t n)
+{
+    tree_walk *w = calloc(1, sizeof *w);
+
+    if (w == NULL || (n > 0 && (w->pats = calloc(n, sizeof *w->pats)) == NULL)) {
+        free(w);
+        return NULL;
+    }
+    w->roots = roots;
+    w->stack.tree = w;
+    for (; w->npats < n; w->npats++) {
+        pattern *p = &w->pats[w->npats];
+        /* a leading slash anchors at the DIR, as any pattern with a slash is */
+        const char *s = excludes[w->npats] + (excludes[w->npats][0] == '/');
+        size_t len = strlen(s);
+        p->dirs_only = len > 0 && s[len - 1] == '/';
+        if ((p->text = strndup(s, len - (size_t)p->dirs_only)) == NULL) {
+            tree_walk_close(w);
+            return NULL;
+        }
+        p->on_path = strchr(p->text, '/') != NULL || s != excludes[w->npats];
+    }
+    return w;
+}
+
+void tree_walk_close(tree_walk *w)
+{
+    if (w == NULL)
+        return;
+    walk_free(&w->stack);
+    for (size_t i = 0; i < w->npats; i++)
+        free(w->pats[i].text);
+    free(w->pats);
+    free(w);
 }

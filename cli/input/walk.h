@@ -65,7 +65,7 @@ void named_free(named *n);
  * line "ksum: LIST: LINE: what". */
 void named_report(const named *n);
 
-/* ---- what the -r walk and the --tree walk (treewalk.c) share ---- */
+/* ---- the --tree walk (treewalk.h says what it is) ---- */
 
 /* An open directory of the --tree walk: held by its level and by each
  * file item in it (the road's window bounds those), closed by the last. */
@@ -74,51 +74,39 @@ typedef struct walk_dir {
     unsigned refs;
 } walk_dir;
 
-/* One holder less; the last closes it (NULL: nothing). */
-void walk_dir_release(walk_dir *d);
+enum tree_kind {
+    TREE_FILE,      /* a regular file: its bytes are its value (its execute
+                       bit is read where it is opened) */
+    TREE_LINK,      /* a symbolic link: its target's bytes are its value */
+    TREE_ENTER,     /* a directory begins (the first: a DIR operand) */
+    TREE_LEAVE,     /* the directory entered last ends */
+    TREE_ERROR,     /* what is wrong with path: the tree gets no digest */
+};
 
-/* A directory being walked: its entries, each a type byte, the name and a
- * NUL, in one block, sorted in the byte order of the names.  The types:
- * 'f' a regular file, 'd' a directory, 'l' a symbolic link, 's' a FIFO,
- * socket or device, '?' one that could not be examined. */
-typedef struct walk_level {
-    char *path;             /* as printed */
-    struct stat st;         /* the directory entered */
-    char *names;
-    size_t len, cap;
-    size_t *at;             /* where each entry starts in names */
-    size_t n, max, next;
-    walk_dir *dir;          /* with keep_open: the directory, open */
-    int err;                /* reading it failed: an error is due */
-} walk_level;
+typedef struct tree_item {
+    enum tree_kind kind;
+    char *path;         /* as printed, from the DIR operand; NULL for TREE_LEAVE */
+    size_t name_at;     /* its name in its directory: path + name_at */
+    walk_dir *dir;      /* TREE_FILE: that directory, to open it in */
+    char *target;       /* TREE_LINK: the link's contents */
+    size_t target_len;
+    int err;            /* TREE_ERROR: errno or KSUM_E* */
+    const char *why;    /* TREE_ERROR: more of the reason, or NULL */
+    dev_t dev;          /* TREE_ENTER: the directory entered, to tell */
+    ino_t ino;          /* whether its path still names it at its end */
+} tree_item;
 
-/* Whether to keep an entry a directory has (1, 0), or -1 when there was
- * no memory to tell. */
-typedef int walk_filter(void *ctx, const walk_level *l, const char *name, char type);
+typedef struct tree_walk tree_walk;
 
-/* The directories on the current path, the innermost last, and how they
- * are read. */
-typedef struct walk_stack {
-    walk_level *at;
-    size_t depth, cap;
-    int keep_open;          /* each level keeps its directory open (dir) */
-    walk_filter *keep;      /* NULL: every entry */
-    void *ctx;
-} walk_stack;
+/* The walk of the NULL-terminated roots, leaving out what the n patterns
+ * match (rsync's and tar's rule, docs/tree.md); NULL when out of memory. */
+tree_walk *tree_walk_open(char *const *roots, char *const *excludes, size_t n);
+void tree_walk_close(tree_walk *w);
+/* The next item into *it (to tree_item_free); 0 at the end. */
+int tree_walk_next(tree_walk *w, tree_item *it);
+void tree_item_free(tree_item *it);
 
-/* The type byte of a status. */
-char walk_type(mode_t mode);
-/* Opens the directory path + name_at in dirfd (through a symbolic link
- * only with follow), reads and sorts its entries and pushes it, its path
- * taken.  Returns 0 (a failed read leaves the level's err set, the entries
- * read kept), or the errno or KSUM_ELOOP that kept it out (path not
- * taken). */
-int walk_enter(walk_stack *s, int dirfd, char *path, size_t name_at, int follow);
-/* Pops the innermost level, its path, names and directory let go. */
-void walk_pop(walk_stack *s);
-/* Pops every level and frees the stack. */
-void walk_free(walk_stack *s);
-/* "dir/name", NULL when there was no memory for it. */
-char *walk_join(const char *dir, const char *name);
+/* A name that names a directory tree in ksum's lines: it ends in '/'. */
+int tree_name(const char *name);
 
 #endif

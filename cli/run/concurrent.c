@@ -2,25 +2,23 @@
 #define _GNU_SOURCE
 #include "run/concurrent.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <openssl/err.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/messages.h"
-#include "base/thread.h"
-#include "front/hasher.h"
 #include "front/resolve.h"
-#include "input/files.h"
+#include "input/feed.h"
 #include "ksumprov.h"
-#include "run/progress.h"
-#include "run/turns.h"
 
 /* Workers hash files, the printing thread streams: --threads is capped at
  * the provider's own thread cap. */
 #define MAX_WORKERS KSUMPROV_MAX_THREADS
+/* The most files a worker keeps in flight: the most lanes a backend has. */
+#define TURNS_MAX 8
 
 /* ---- the road's choice ---- */
 
@@ -84,6 +82,14 @@ void road_choose(road *r, const options *o, OSSL_LIB_CTX *lib, int several, int 
 }
 
 /* ---- the window ---- */
+
+void file_result_free(file_result *r)
+{
+    free(r->sums);
+    free(r->why);
+    r->sums = NULL;
+    r->why = NULL;
+}
 
 /* One item in the window: produced by the client, hashed by a worker when
  * it names a file for one, printed in order. */
@@ -218,12 +224,266 @@ static void produce(pool *p)
 
 /* ---- the workers ---- */
 
+/*
+ * A worker's files in flight: up to TURNS_MAX regular files, read in turns
+ * of a few KiB each and fed (feed.h) to their own contexts (one per digest
+ * the file is hashed for), so that ksumprov can absorb the contexts of one
+ * batch group together through its wide kernel (KSUM_PARAM_BATCH).  Within
+ * a round every file in flight is read and fed once; the finals of the
+ * files that ended come after, so that a final carries the others' pending
+ * input along.  With one file in flight and big turns this is plain
+ * hashing.
+ */
+/* A worker's context for one key, in one place of files in flight. */
+typedef struct worker_context {
+    hasher h;
+    int begun;               /* once: paired is known */
+    size_t paired;           /* how much of a message its group pairs:
+                                hasher_batch_prefix, 0 without a group */
+} worker_context;
+
+typedef struct in_flight {
+    int active;
+    size_t index;
+    file_job job;
+    feed in;
+    hasher *hs[OPTIONS_ALGS_MAX];   /* this file's contexts, one per digest */
+    size_t prefix;           /* where the first pairing that ends does (the
+                                least paired short of all); SIZE_MAX: none */
+    size_t unpaired;         /* where the last one ends, after which the
+                                file is read in big turns; SIZE_MAX: never */
+    int long_file;           /* the worker takes no other beside it (start) */
+    file_result r;
+} in_flight;
+
 typedef struct worker {
     pool *p;
     unsigned id;
-    int hungry;     /* counted in p->hungry */
-    turns t;
+    int hungry;              /* counted in p->hungry */
+    int shared;              /* other workers take files from the pool too */
+    in_flight f[TURNS_MAX];
+    worker_context **contexts;  /* nslots * nkeys, each opened on first use */
+    size_t nkeys, nslots;
+    OSSL_LIB_CTX *lib;
+    uint64_t batch;          /* the contexts' batch group; 0: none */
+    size_t turn;             /* bytes read per file per round */
+    size_t big;              /* ... once no pairing is left (K12 past its
+                                first chunk), into big_buf */
+    uint8_t *buf, *big_buf;  /* big_buf made when first needed: speed only */
+    input ahead;             /* read-ahead buffers, for a file alone */
+    int ahead_made;          /* 0: not yet; 1: made; -1: no memory */
 } worker;
+
+/* The context of digest d for the file in slot j: opened the first time
+ * (NULL when that fails), then set to d's length, which a check file's
+ * line chooses. */
+static worker_context *context(worker *w, size_t j, const digest_spec *d)
+{
+    worker_context **c = &w->contexts[j * w->nkeys + d->key];
+
+    if (*c == NULL) {
+        if ((*c = calloc(1, sizeof **c)) == NULL)
+            return NULL;
+        /* A worker does not write standard error: the printing thread
+         * hashes the file again, and says what fails there. */
+        if (!hasher_open_quiet(&(*c)->h, w->lib, d->alg, d->o)) {
+            hasher_close(&(*c)->h);
+            ERR_clear_error();
+            free(*c);
+            *c = NULL;
+            return NULL;
+        }
+        /* The other workers have the other threads: a big turn of a tree
+         * mode must not start helpers of its own (but see begin_contexts). */
+        hasher_set_threads(&(*c)->h, 1);
+        hasher_join(&(*c)->h, w->batch);
+    }
+    hasher_set_size(&(*c)->h, d->size);
+    return *c;
+}
+
+/* Worker id's room for r's files in flight, whose contexts of c's keys are
+ * in a batch group of its own when r batches, read in turns of BATCH_TURN
+ * bytes then (of INPUT_SIZE once a file's pairings have ended); the
+ * contexts of c's eager digests are opened now, the others when a file
+ * first needs them.  Returns 0 on failure (close_worker is still due). */
+static int open_worker(worker *w, const road *r, OSSL_LIB_CTX *lib, const road_client *c,
+                       unsigned id)
+{
+    w->id = id;
+    w->hungry = 1;   /* the pool counts every worker hungry at first */
+    w->lib = lib;
+    w->nkeys = c->nkeys;
+    w->nslots = r->in_flight;
+    w->turn = r->batched ? BATCH_TURN : INPUT_SIZE;
+    w->big = INPUT_SIZE;
+    w->batch = r->batched ? id + 1 : 0;
+    w->contexts = calloc(w->nslots * w->nkeys, sizeof *w->contexts);
+    w->buf = input_buffer_new(w->turn);
+    if (w->contexts == NULL || w->buf == NULL)
+        return 0;
+    for (size_t j = 0; j < w->nslots; j++)
+        for (size_t k = 0; k < c->neager; k++)
+            if (context(w, j, &c->eager[k]) == NULL)
+                return 0;
+    return 1;
+}
+
+/* Frees what open_worker made; a second call does nothing. */
+static void close_worker(worker *w)
+{
+    for (size_t i = 0; w->contexts != NULL && i < w->nslots * w->nkeys; i++)
+        if (w->contexts[i] != NULL) {
+            hasher_close(&w->contexts[i]->h);
+            free(w->contexts[i]);
+        }
+    if (w->ahead_made != 0)
+        input_free(&w->ahead);
+    w->ahead_made = 0;
+    free(w->contexts);
+    input_buffer_free(w->buf, w->turn);
+    input_buffer_free(w->big_buf, w->big);
+    w->contexts = NULL;
+    w->buf = w->big_buf = NULL;
+}
+
+/* An EVP failure: the reason is taken now, on the thread that had it. */
+static int evp_failed(file_result *r)
+{
+    char why[512];
+
+    openssl_reason(why, sizeof why);
+    free(r->why);
+    r->why = strdup(why);
+    /* without memory for the reason, the want of memory is the reason */
+    return r->why != NULL ? KSUM_EHASH : ENOMEM;
+}
+
+/* Begins c's hasher; a group it cannot join (the copy buffer a member
+ * needs: memory is short) is left for good, and the file hashed outside
+ * it: batching is only speed. */
+static int begin_one(worker *w, worker_context *c)
+{
+    if (hasher_begin(&c->h))
+        return 1;
+    if (w->batch == 0)
+        return 0;
+    ERR_clear_error();
+    hasher_join(&c->h, 0);
+    return hasher_begin(&c->h);
+}
+
+/* Ends f's file: its result goes to the pool. */
+static void finish(worker *w, in_flight *f)
+{
+    pool *p = w->p;
+
+    for (size_t k = 0, at = 0; f->r.err == 0 && k < f->job.n; k++) {
+        if (!hasher_end(f->hs[k], f->r.sums + at))
+            f->r.err = evp_failed(&f->r);
+        at += f->job.d[k].size;
+    }
+    if (f->r.err != 0) {
+        free(f->r.sums);
+        f->r.sums = NULL;
+    }
+    f->r.mode = (unsigned)f->in.before.st_mode;
+    feed_close(&f->in);
+    f->active = 0;
+    pthread_mutex_lock(&p->mu);
+    at(p, f->index)->r = f->r;
+    at(p, f->index)->done = 1;
+    if (f->index == p->printed)
+        pthread_cond_broadcast(&p->done);
+    /* The deal ends: a worker waiting may take what was dealt to others. */
+    if (p->dealing) {
+        p->dealing = 0;
+        pthread_cond_broadcast(&p->room);
+    }
+    pthread_mutex_unlock(&p->mu);
+}
+
+/* Its contexts for the file in slot j, begun, and where the first of
+ * their pairings that ends does; 0 or why not. */
+static int begin_contexts(worker *w, size_t j, in_flight *f)
+{
+    size_t bytes = 0;
+
+    f->prefix = SIZE_MAX;
+    f->unpaired = 0;
+    for (size_t k = 0; k < f->job.n; k++) {
+        worker_context *c = context(w, j, &f->job.d[k]);
+        if (c == NULL)
+            return ENOMEM;
+        f->hs[k] = &c->h;
+        hasher_set_threads(&c->h, f->job.alone ? f->job.d[k].o->threads : 1);
+        if (!begin_one(w, c))
+            return evp_failed(&f->r);
+        if (!c->begun)
+            c->paired = w->batch != 0 ? hasher_batch_prefix(&c->h) : 0;
+        c->begun = 1;
+        if (c->paired > 0 && c->paired < f->prefix)
+            f->prefix = c->paired;
+        if (w->batch != 0 && (c->paired == 0 || c->paired > f->unpaired))
+            f->unpaired = c->paired == 0 ? SIZE_MAX : c->paired;
+        bytes += f->job.d[k].size;
+    }
+    return (f->r.sums = malloc(bytes)) == NULL ? ENOMEM : 0;
+}
+
+/* The last file, every other worker idle, read in ranges by all the
+ * threads when feed_spread takes it (check mode's one big image); 1 when
+ * it did, its result in f->r. */
+static int spread_alone(worker *w, size_t j, in_flight *f)
+{
+    worker_context *c = f->job.alone && f->job.n == 1 ? context(w, j, &f->job.d[0]) : NULL;
+
+    if (c == NULL)
+        return 0;
+    hasher_set_threads(&c->h, f->job.d[0].o->threads);
+    if (!feed_spread(&f->in, f->hs[0] = &c->h, &f->r.err))
+        return 0;
+    if (f->r.err == KSUM_EHASH)
+        evp_failed(&f->r);
+    else if (f->r.err == 0 && (f->r.sums = malloc(f->job.d[0].size)) == NULL)
+        f->r.err = ENOMEM;
+    return 1;
+}
+
+/* Starts f's file (slot j); 0 when it failed or ended at once (its result
+ * published). */
+static int start(worker *w, size_t j, in_flight *f)
+{
+    uint64_t size;
+
+    memset(&f->r, 0, sizeof f->r);
+    /* Regular files only, opened without waiting: something that is no
+     * longer a regular file goes back to the pool, which decides. */
+    f->r.err = feed_open(&f->in, f->job.dirfd, f->job.path + f->job.name_at, 1, f->job.nofollow,
+                         f->job.progress);
+    if (f->r.err != 0 || spread_alone(w, j, f) || (f->r.err = begin_contexts(w, j, f)) != 0) {
+        finish(w, f);
+        return 0;
+    }
+    /* Long: more than a big turn after its last pairing ends (a K12 file
+     * of megabytes: only its first chunk pairs).  Files taken beside it
+     * would pair only their first chunks with it, then wait on this
+     * worker's thread while another worker may be idle.  A worker alone
+     * keeps pairing: no other would take them sooner.  The size only
+     * schedules; a file that changes is judged at its end. */
+    size = f->in.watched ? (uint64_t)f->in.before.st_size : 0;
+    f->long_file = w->shared && f->unpaired != SIZE_MAX && size > f->unpaired &&
+                   size - f->unpaired > w->big;
+    return 1;
+}
+
+static int holds_long(const worker *w)
+{
+    for (size_t j = 0; j < w->nslots; j++)
+        if (w->f[j].active && w->f[j].long_file)
+            return 1;
+    return 0;
+}
 
 /* Whether worker `id` may take file e.  In the first deal the k-th file
  * goes to worker k mod workers: files next to each other in the
@@ -239,13 +499,16 @@ static int may_take(const pool *p, const entry *e, unsigned id)
     return !p->dealing || e->ordinal >= p->first_deal || e->ordinal % p->workers == id;
 }
 
-/* Only regular files go to the workers, as the client says.  "-", pipes,
- * terminals, devices, /dev/stdin or /proc/self/fd/0 may be one stream
- * under several names, which two threads would split between them: the
- * printing thread reads those itself, one after the other in order. */
-static int take_file(void *ctx, size_t active, size_t *index, file_job *job)
+/* The next file for f, with `active` files in flight.  With none in
+ * flight it waits for one; with some, it returns 0 at once when none is
+ * ready or the hungry workers need those there are (a worker is hungry
+ * while it has nothing in flight).  0 too when there are no more or output
+ * stopped.  Only regular files go to the workers, as the client says.
+ * "-", pipes, terminals, devices, /dev/stdin or /proc/self/fd/0 may be one
+ * stream under several names, which two threads would split between them:
+ * the printing thread reads those itself, one after the other in order. */
+static int take_file(worker *w, size_t active, in_flight *f)
 {
-    worker *w = ctx;
     pool *p = w->p;
     int have = 0, wait = active == 0;
 
@@ -272,7 +535,7 @@ static int take_file(void *ctx, size_t active, size_t *index, file_job *job)
          * every lane. */
         if (i < p->produced && (wait || p->untaken > p->hungry * (active + 1))) {
             at(p, i)->taken = 1;
-            *index = i;
+            f->index = i;
             p->untaken--;
             have = 1;
             break;
@@ -290,37 +553,76 @@ static int take_file(void *ctx, size_t active, size_t *index, file_job *job)
         }
     }
     if (have) {
-        *job = at(p, *index)->job;
+        f->job = at(p, f->index)->job;
         p->hungry -= wait;
         w->hungry &= !wait;
         /* A list of one big image, or the last file of many: the other
          * workers would only wait, so its tree takes their threads. */
-        job->alone = wait && p->ended && p->untaken == 0 && p->hungry + 1 == p->workers;
+        f->job.alone = wait && p->ended && p->untaken == 0 && p->hungry + 1 == p->workers;
     }
     pthread_mutex_unlock(&p->mu);
     return have;
 }
 
-static void publish(void *ctx, size_t index, file_result *r)
+/* Fills the free places, until the pool has no file to give (or a long
+ * file is in flight); waits for one only when none is in flight. */
+static size_t fill(worker *w, size_t active)
 {
-    pool *p = ((worker *)ctx)->p;
-
-    pthread_mutex_lock(&p->mu);
-    at(p, index)->r = *r;
-    at(p, index)->done = 1;
-    if (index == p->printed)
-        pthread_cond_broadcast(&p->done);
-    /* The deal ends: a worker waiting may take what was dealt to others. */
-    if (p->dealing) {
-        p->dealing = 0;
-        pthread_cond_broadcast(&p->room);
+    for (size_t j = 0; j < w->nslots; j++) {
+        in_flight *f = &w->f[j];
+        while (!f->active) {
+            if ((active > 0 && holds_long(w)) || !take_file(w, active, f))
+                return active;
+            f->active = start(w, j, f);
+            active += f->active;
+        }
     }
-    pthread_mutex_unlock(&p->mu);
+    return active;
 }
 
-static int stopped(void *ctx)
+/* A file's first turn ends where a pairing does: the K12 family pairs only
+ * its first 8 KiB chunk (ksumprov's batch-prefix) and flushes when the
+ * input goes past it, so every file in flight must have that chunk
+ * pending before any goes on, for the flush to pair them; a short first
+ * turn costs the others nothing. */
+static size_t turn_of(const worker *w, const in_flight *f)
 {
-    pool *p = ((worker *)ctx)->p;
+    if (f->in.done < f->prefix && f->prefix - f->in.done < w->turn)
+        return (size_t)(f->prefix - f->in.done);
+    return f->in.done >= f->unpaired ? w->big : w->turn;
+}
+
+/* The last file, every other worker idle, past its pairing: read ahead on
+ * a thread of its own, as a file hashed alone is, so that the copy out of
+ * the page cache overlaps its tree's hashing on the other threads. */
+static void read_ahead_alone(worker *w, in_flight *f)
+{
+    if (!f->job.alone || f->in.reading_ahead || f->in.done < f->unpaired)
+        return;
+    if (w->ahead_made == 0)
+        w->ahead_made = input_init(&w->ahead, 1) ? 1 : -1;
+    if (w->ahead_made == 1)
+        feed_read_ahead(&f->in, &w->ahead);
+}
+
+/* One turn of f: the next bytes of its file to every context.  A big turn
+ * needs the big buffer (not when the reader's buffers come instead);
+ * without memory for it, turns stay small. */
+static void feed_turn(worker *w, in_flight *f)
+{
+    size_t n = turn_of(w, f);
+
+    read_ahead_alone(w, f);
+    if (n > w->turn && w->big_buf == NULL && !f->in.reading_ahead &&
+        (w->big_buf = input_buffer_new(w->big)) == NULL)
+        w->big = n = w->turn;
+    f->r.err = feed_next(&f->in, f->hs, f->job.n, n > w->turn ? w->big_buf : w->buf, n);
+    if (f->r.err == KSUM_EHASH)
+        evp_failed(&f->r);
+}
+
+static int stopped(pool *p)
+{
     int stop;
 
     pthread_mutex_lock(&p->mu);
@@ -329,15 +631,35 @@ static int stopped(void *ctx)
     return stop;
 }
 
+/* Takes files from the pool and hashes them until it has no more. */
 static void *work(void *arg)
 {
     worker *w = arg;
-    turns_source src = {take_file, publish, stopped, w};
+    size_t active = 0;
 
-    turns_run(&w->t, &src);
+    while ((active = fill(w, active)) > 0) {
+        for (size_t j = 0; j < w->nslots; j++)
+            if (w->f[j].active)
+                feed_turn(w, &w->f[j]);
+        /* The finals after every file had its turn: a final absorbs the
+         * other members' pending blocks with its own. */
+        for (size_t j = 0; j < w->nslots; j++)
+            if (w->f[j].active && (w->f[j].in.ended || w->f[j].r.err != 0)) {
+                finish(w, &w->f[j]);
+                active--;
+            }
+        if (stopped(w->p))
+            break;
+    }
+    /* Output failed: whatever is in flight is dropped. */
+    for (size_t j = 0; j < w->nslots; j++)
+        if (w->f[j].active) {
+            feed_close(&w->f[j].in);
+            file_result_free(&w->f[j].r);
+        }
     /* Its contexts and buffers go now, on its own thread: a worker that
      * ends first frees them while the others still hash. */
-    turns_close(&w->t);
+    close_worker(w);
     return NULL;
 }
 
@@ -413,11 +735,8 @@ static unsigned open_workers(worker *w, const road *r, OSSL_LIB_CTX *lib,
 
     for (; w != NULL && n < r->workers; n++) {
         w[n].p = p;
-        w[n].id = n;
-        w[n].hungry = 1;   /* the pool counts every worker hungry at first */
-        if (!turns_open(&w[n].t, lib, c->nkeys, c->eager, c->neager, r->in_flight,
-                        r->batched ? BATCH_TURN : INPUT_SIZE, r->batched ? n + 1 : 0)) {
-            turns_close(&w[n].t);
+        if (!open_worker(&w[n], r, lib, c, n)) {
+            close_worker(&w[n]);
             ERR_clear_error();   /* fewer workers, not an error */
             break;
         }
@@ -434,7 +753,7 @@ static void run_pool(pool *p, worker *w, unsigned n)
     p->hungry = p->workers = n;
     /* (a thread that could not start leaves fewer: only slower) */
     for (unsigned i = 0; i < n; i++)
-        w[i].t.shared = n > 1;
+        w[i].shared = n > 1;
     for (; started < n; started++)
         if (thread_start(&ids[started], work, &w[started]) != 0)
             break;
@@ -502,7 +821,7 @@ int road_run(const road *r, OSSL_LIB_CTX *lib, const road_client *c, progress *p
         fprintf(message_stream(), "ksum: out of memory\n");
     }
     for (unsigned i = 0; i < n; i++)
-        turns_close(&w[i].t);
+        close_worker(&w[i]);
     free(w);
     return ok;
 }
