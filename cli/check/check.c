@@ -18,8 +18,8 @@
 #include "front/resolve.h"
 #include "input/feed.h"
 #include "input/files.h"
-#include "input/treewalk.h"
 #include "input/tuple.h"
+#include "input/walk.h"
 #include "report/tree.h"
 #include "run/concurrent.h"
 

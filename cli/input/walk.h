@@ -65,7 +65,15 @@ void named_free(named *n);
  * line "ksum: LIST: LINE: what". */
 void named_report(const named *n);
 
-/* ---- the --tree walk (treewalk.h says what it is) ---- */
+/* ---- the --tree walk (docs/tree.md) ----
+ * Each DIR operand as a stream of items, depth first, the entries of each
+ * directory in the byte order of their names, so that the directory's node
+ * can be absorbed as its entries come.  Links are never followed; FIFOs,
+ * sockets and devices are errors unless excluded; excluded entries are not
+ * there at all.  Only the directories on the current path are held (each as
+ * the sorted list of its names), and open: every entry is opened in its
+ * directory as read, never by a path whose directories may have been
+ * replaced since, by links out of the tree. */
 
 /* An open directory of the --tree walk: held by its level and by each
  * file item in it (the road's window bounds those), closed by the last. */

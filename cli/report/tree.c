@@ -10,7 +10,7 @@
 #include "base/messages.h"
 #include "front/resolve.h"
 #include "input/feed.h"
-#include "input/treewalk.h"
+#include "input/walk.h"
 #include "report/output.h"
 #include "run/concurrent.h"
 

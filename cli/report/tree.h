@@ -14,7 +14,7 @@
 #include "front/hasher.h"
 #include "front/options.h"
 #include "input/files.h"
-#include "run/turns.h"
+#include "run/job.h"
 
 /* The header every directory node begins with, encoded as a string. */
 #define TREE_HEADER "ksum tree v1"

@@ -3,7 +3,7 @@
  * The one road for files, hashing (`ksum FILE...`) and checking (`ksum -c`)
  * alike: a client's items (the names to hash, the lines of check files)
  * come through a bounded window, worker threads hash the regular files
- * they name, several in flight each (turns.h), and the printing thread
+ * they name, several in flight each (job.h), and the printing thread
  * prints every item in order, hashing itself what no worker may take
  * (streams, tuples, long outputs), or everything when there are no
  * workers.  How the files are spread is decided in one place,
@@ -15,10 +15,10 @@
 #include <openssl/types.h>
 #include <stddef.h>
 
-#include "front/options.h"
-#include "run/progress.h"
 #include "base/thread.h"
-#include "run/turns.h"
+#include "front/options.h"
+#include "run/job.h"
+#include "run/progress.h"
 
 /* How files are spread over threads and batches. */
 typedef struct road {

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""How many files a worker keeps in flight (cli/run/turns.c, fill): several
+"""How many files a worker keeps in flight (cli/run/concurrent.c): several
 while they pair in a batch (the sequential algorithms for their whole
 length, the K12 family for its first chunk), but a worker that holds a long
 K12 file takes no other beside it, so that files go to whichever worker

@@ -3,8 +3,8 @@
  * What a worker of the road (concurrent.h) is given and gives back: a
  * file to hash, for which digests, and its result.
  */
-#ifndef KSUM_CLI_TURNS_H
-#define KSUM_CLI_TURNS_H
+#ifndef KSUM_CLI_JOB_H
+#define KSUM_CLI_JOB_H
 
 #include <stddef.h>
 #include <stdint.h>
