@@ -289,10 +289,12 @@ int feed_spread(feed *f, hasher *h, int *err)
         memset(s.count, 0xff, s.window * sizeof *s.count);
         pthread_mutex_init(&s.mu, NULL);
         pthread_cond_init(&s.moved, NULL);
-        while (s.err == 0 && started + 1 < threads &&
-               thread_start(&ids[started], worker, &s) == 0)
+        /* Read once, before any worker runs: a worker writes s.err under
+         * s.mu from its start on. */
+        int began = s.err == 0;
+        while (began && started + 1 < threads && thread_start(&ids[started], worker, &s) == 0)
             started++;
-        if (s.err == 0)
+        if (began)
             worker(&s);
         while (started > 0)
             pthread_join(ids[--started], NULL);
