@@ -46,6 +46,8 @@ const algorithm algorithms[] = {
     {.option = "keccak-512", .name = "KECCAK-512", .group = PRE},
 };
 const size_t algorithm_count = sizeof algorithms / sizeof algorithms[0];
+_Static_assert(sizeof algorithms / sizeof algorithms[0] <= OPTIONS_ALGS_MAX,
+               "every switch fits OPTIONS_ALGS_MAX");
 
 const algorithm *algorithm_default(void)
 {

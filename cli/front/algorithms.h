@@ -27,6 +27,10 @@ typedef struct algorithm {
 extern const algorithm algorithms[];
 extern const size_t algorithm_count;
 
+/* The most algorithms one run computes (every switch's, at most; getopt's
+ * table in options.c is sized by it). */
+#define OPTIONS_ALGS_MAX 32
+
 /* SHA3-256. */
 const algorithm *algorithm_default(void);
 /* By switch, alias or provider name, in any case; NULL if unknown. */

@@ -80,9 +80,6 @@ extern const size_t option_row_count;
 /* -n: 2^48 bytes; outputs over 1 MiB are streamed, not held in memory */
 #define KSUM_MAX_OUTPUT_SIZE ((size_t)1 << 48)
 
-/* The most algorithms one run computes (every switch's, at most). */
-#define OPTIONS_ALGS_MAX 32
-
 /* An algorithm switch, or -a's argument (names separated by commas), in
  * the order given, until options_resolve. */
 typedef struct algorithm_choice {
