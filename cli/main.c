@@ -22,6 +22,7 @@
 #include "front/hasher.h"
 #include "front/options.h"
 #include "front/resolve.h"
+#include "input/walk.h"
 #include "ksumprov.h"
 #include "parts/parts.h"
 #include "report/sums.h"
@@ -139,6 +140,30 @@ static void __attribute__((noinline)) reserve_stack(void)
         room[i - 4096] = 0;     /* from the top down, as a stack grows */
 }
 
+/* The command the options ask for, each stage given what it uses. */
+static int run(options *o, OSSL_LIB_CTX *lib, resolved *r)
+{
+    name_spec names = {o->files, o->files_from, o->zero, o->recursive, o->dereference,
+                       o->walk_warn};
+    tree_spec tree = {o->excludes, o->nexcludes, o->manifest};
+    check_spec check = {o->files, o->quiet, o->status, o->strict, o->warn,
+                        o->ignore_missing, o->progress, o->tree, tree};
+    unsigned applied;
+    int ok;
+
+    if (parts_wanted(o))
+        return parts_main(o, lib, r);   /* resolves the options itself */
+    if (!options_resolve(o, lib, r))
+        return 0;
+    if (o->tree && !o->check)
+        return hash_trees(r, o->files, &tree, lib);
+    if (!o->check)
+        return hash_files(r, &names, o->progress, lib);
+    ok = check_files(r, &check, lib, &applied);
+    options_warn_unapplied(o, applied);
+    return ok;
+}
+
 int main(int argc, char **argv)
 {
     options o;
@@ -162,11 +187,8 @@ int main(int argc, char **argv)
     ok = 1;
     if (o.version)
         print_version(lib);
-    else if (parts_wanted(&o))
-        ok = parts_main(&o, lib, &r);   /* resolves the options itself */
     else
-        ok = options_resolve(&o, lib, &r) &&
-             (o.check ? check_files(&o, lib) : o.tree ? hash_trees(&o, lib) : hash_files(&o, lib));
+        ok = run(&o, lib, &r);
     /* A full disk or a closed pipe must not pass for success. */
     ok &= output_close();
     OSSL_PROVIDER_unload(prov);

@@ -173,7 +173,8 @@ typedef struct line_plan {
  * one at a time.  And the printing of the items, the verdicts and the
  * summaries, with the lines no worker takes hashed there. */
 typedef struct check_run {
-    const options *o;
+    const resolved *res;    /* the algorithms named, and their options */
+    const check_spec *s;
     OSSL_LIB_CTX *lib;
     int keyed;              /* a key was given: every line must be verified */
     /* Hashers by algorithm and XOF mode (the key of digest_spec), opened
@@ -184,8 +185,9 @@ typedef struct check_run {
      * hashers hash. */
     hasher *facts, *hashers;
     /* the reading's */
-    options xof_opts;       /* *o with -x: the lines whose tag names an XOF */
-    char **lists;           /* the check files not opened yet */
+    hash_spec xof_spec;     /* r's with -x: the lines whose tag names an XOF */
+    tree_check trees;       /* what the lines of directory trees share */
+    char *const *lists;     /* the check files not opened yet */
     const char *path;       /* the one being read */
     int is_stdin;
     line_reader r;
@@ -229,7 +231,7 @@ static hasher *cache_get(check_run *c, hasher *cache, const digest_spec *d)
     hasher *h = &cache[d->key];
 
     if (h->alg == NULL &&
-        !(cache == c->facts ? hasher_open_quiet : hasher_open)(h, c->lib, d->alg, d->o)) {
+        !(cache == c->facts ? hasher_open_quiet : hasher_open)(h, c->lib, d->alg, d->spec)) {
         ERR_clear_error();
         return NULL;
     }
@@ -239,7 +241,7 @@ static hasher *cache_get(check_run *c, hasher *cache, const digest_spec *d)
 /* The digest of alg in XOF mode or not, at size bytes. */
 static digest_spec spec_of(const check_run *c, const algorithm *alg, int xof, size_t size)
 {
-    return (digest_spec){alg, xof ? &c->xof_opts : c->o, size,
+    return (digest_spec){alg, xof ? &c->xof_spec : &c->res->hash, size,
                          (size_t)(alg - algorithms) + (xof ? algorithm_count : 0)};
 }
 
@@ -344,7 +346,7 @@ static int compare_here(check_run *c, const check_item *it, hasher *h, int *equa
         }
     hasher_set_size(h, it->d.size);
     if (it->tree)
-        err = tree_digest(&it->d, h, it->names[0], &c->in, c->o->status);
+        err = tree_digest(&c->trees, &it->d, h, it->names[0]);
     else if (h->facts.takes & TAKES_ELEMENTS)
         err = hash_tuple(h, it->names, it->n, &c->in, sum, failed);
     else
@@ -406,11 +408,11 @@ static void verify(check_run *c, const check_item *it, const file_result *r)
      * resolved; hasher_open said it. */
     if (err == ENOMEM || (err == 0 && r == NULL && h == NULL)) {
         run_out(c, err == 0);
-    } else if (err == ENOENT && c->o->ignore_missing && all_missing(it)) {
+    } else if (err == ENOENT && c->s->ignore_missing && all_missing(it)) {
         c->n.ignored++;
     } else if (err != 0) {
         c->n.unreadable++;
-        if (!c->o->status) {
+        if (!c->s->status) {
             report_error(failed, err, why);
             print_result(c, it, "FAILED open or read");
         }
@@ -423,7 +425,7 @@ static void verify(check_run *c, const check_item *it, const file_result *r)
             c->n.mismatched++;
             c->n.guessed += it->guessed;
         }
-        if (!c->o->status && !(equal && c->o->quiet))
+        if (!c->s->status && !(equal && c->s->quiet))
             print_result(c, it, equal ? "OK" : "FAILED");
     }
 }
@@ -532,18 +534,18 @@ static int line_algorithm(check_run *c, const check_line *l, line_plan *p)
     const algorithm *chosen;
     int fate;
 
-    p->alg = c->o->evp->alg;
-    p->xof = c->o->xof;
+    p->alg = c->res->alg;
+    p->xof = c->res->hash.xof;
     p->tagged = 0;
     if (l->tag == NULL)
-        return c->o->evp->nalgs > 1 ? LINE_IMPROPER : LINE_CHECKED;
+        return c->res->nalgs > 1 ? LINE_IMPROPER : LINE_CHECKED;
     if ((fate = resolve_tag(c, l->tag, p)) != LINE_CHECKED)
         return fate;
     /* With -x, a tag of the fixed-length function (KMAC128) is another
      * function. */
-    if (!p->xof && c->o->xof && has_xof(c, p->alg))
+    if (!p->xof && c->res->hash.xof && has_xof(c, p->alg))
         return LINE_OTHER_ALGORITHM;
-    chosen = c->o->alg_given ? options_chosen(c->o->evp, p->alg) : p->alg;
+    chosen = c->res->named ? options_chosen(c->res, p->alg) : p->alg;
     if (chosen == NULL)
         return LINE_OTHER_ALGORITHM;
     p->alg = chosen;
@@ -590,8 +592,8 @@ static int line_size(const check_run *c, const algorithm_facts *f, line_plan *p,
 {
     size_t want = f->fixed_size, tagged = p->tagged;
 
-    if (want == 0 && (c->o->given & TAKES_SIZE))
-        want = c->o->size;
+    if (want == 0 && (c->res->hash.given & TAKES_SIZE))
+        want = c->res->hash.size;
     if (want == 0 && c->keyed)
         want = f->default_size;
     /* --tag writes -BITS for any length but the default: with a key, a tag
@@ -645,9 +647,9 @@ static int check_entry(check_run *c, check_line *l, line_plan *p, check_item *it
         return LINE_CHECKED;
     }
     it->kind = ITEM_LINE;
-    it->guessed = l->tag == NULL && !c->o->alg_given;
+    it->guessed = l->tag == NULL && !c->res->named;
     c->applied |= f->takes;
-    it->keyless = (f->takes & TAKES_KEY) && !c->o->alg_given && !c->keyed;
+    it->keyless = (f->takes & TAKES_KEY) && !c->res->named && !c->keyed;
     it->d = spec_of(c, p->alg, p->xof, size);
     /* Standard input, tuples and outputs too long to hold are the printing
      * thread's; any other name is a regular file for a worker, or an error
@@ -657,7 +659,7 @@ static int check_entry(check_run *c, check_line *l, line_plan *p, check_item *it
      * here; without --tree it is not taken for a file. */
     it->tree = !tuple && tree_name(it->names[0]);
     it->here |= it->tree;
-    if (it->tree && !c->o->tree)
+    if (it->tree && !c->s->trees)
         it->err = KSUM_ETREELINE;
     if (!it->here)
         it->err = regular_or_why(it->names[0]);
@@ -670,9 +672,9 @@ static void asked_tags(check_run *c, char *buf, size_t size)
     char tag[ALGORITHM_TAG_MAX];
 
     buf[0] = '\0';
-    for (size_t i = 0; i < c->o->evp->nalgs; i++) {
-        const algorithm *a = c->o->evp->algs[i];
-        algorithm_tag(a, c->o->xof && has_xof(c, a), tag);
+    for (size_t i = 0; i < c->res->nalgs; i++) {
+        const algorithm *a = c->res->algs[i];
+        algorithm_tag(a, c->res->hash.xof && has_xof(c, a), tag);
         snprintf(buf + strlen(buf), size - strlen(buf), "%s%s", i > 0 ? ", " : "", tag);
     }
 }
@@ -688,7 +690,7 @@ static void fate_text(check_run *c, const check_line *l, const line_plan *p,
         snprintf(buf, size, "unsupported algorithm %s", l->tag);
         break;
     case LINE_OTHER_ALGORITHM:
-        if (c->o->alg_given)
+        if (c->res->named)
             asked_tags(c, asked, sizeof asked);
         else    /* -x without a switch: the line's own algorithm as XOF */
             algorithm_tag(p->alg, 1, asked);
@@ -755,7 +757,7 @@ static int line_item(check_run *c, check_item *it)
         return 1;
     it->kind = ITEM_IMPROPER;
     /* With a key every line counts: the user hears of each one not verified. */
-    it->say = !c->o->status && (c->o->warn || c->keyed);
+    it->say = !c->s->status && (c->s->warn || c->keyed);
     if (it->say)
         fate_text(c, &l, &p, fate, it->why, sizeof it->why);
     return 1;
@@ -776,9 +778,9 @@ static void hint_default(const check_run *c, const char *file, const counts *n)
     char tag[ALGORITHM_TAG_MAX];
 
     /* guessed counts only lines checked when no algorithm was named */
-    if (n->guessed == 0 || n->guessed_ok > 0 || c->o->status)
+    if (n->guessed == 0 || n->guessed_ok > 0 || c->s->status)
         return;
-    algorithm_tag(c->o->evp->alg, 0, tag);
+    algorithm_tag(c->res->alg, 0, tag);
     message_fail("%s: untagged lines were checked as %s, since no algorithm was named; "
                  "name another with -a NAME or its switch (--sha3-512, --k12, ...)",
                  file, tag);
@@ -795,7 +797,7 @@ static void hint_fits(const char *file, const char *fits)
 static int summarize(const check_run *c, const char *file, const counts *n,
                      const char *fits)
 {
-    const options *st = c->o;
+    const check_spec *st = c->s;
     unsigned long verified = n->matched + n->mismatched + n->unreadable;
     int all_count = st->strict || c->keyed;
     const char *one = c->keyed ? "line was not verified" : "line is improperly formatted";
@@ -892,7 +894,7 @@ static void list_item(check_run *c, check_item *it)
         list_failed(it, c->path, err);  /* e.g. a directory */
     } else if (got != LINE_OK) {
         it->kind = ITEM_UNREAD;
-        it->say = !c->o->status;
+        it->say = !c->s->status;
         snprintf(it->why, sizeof it->why, "line could not be read: %s",
                  strerror(got == LINE_TOO_LONG ? ENOMEM : err));
         /* After a read error, where the next line would start is unknown. */
@@ -980,55 +982,44 @@ static void drop_item(void *ctx, void *item)
     free(((check_item *)item)->mem);
 }
 
-/* Without a switch the lines choose the algorithm: an option that none
- * of them took changed nothing, which the user should know. */
-static void warn_unapplied(const check_run *c)
-{
-    const unsigned shaping = TAKES_SIZE | TAKES_XOF | TAKES_PARAMS;
-    unsigned unused = c->o->given & shaping & ~c->applied;
-
-    if (c->o->alg_given || c->o->status || c->applied == 0)
-        return;
-    for (unsigned bit = 1; unused != 0 && bit <= shaping; bit <<= 1)
-        if (unused & bit)
-            message_fail("WARNING: option %s applied to no line checked", option_name(c->o, bit));
-}
-
 /* A KMAC asked for without a key is checked with the empty key, which
  * anyone can compute: a forgotten --key-file would let any list pass. */
-static void warn_keyless(const options *o)
+static void warn_keyless(const resolved *r, int status)
 {
     /* an empty key file, or -k '' from a variable that was never set, is
      * that key as well */
-    int none = !(o->given & TAKES_KEY), empty = !none && o->key_len == 0;
+    int none = !(r->hash.given & TAKES_KEY), empty = !none && r->hash.key_len == 0;
 
-    for (size_t i = 0; (none || empty) && !o->status && i < o->evp->nalgs; i++)
-        if (o->alg_given && (o->evp->facts_of[i].takes & TAKES_KEY)) {
+    for (size_t i = 0; (none || empty) && !status && i < r->nalgs; i++)
+        if (r->named && (r->facts_of[i].takes & TAKES_KEY)) {
             message_fail("WARNING: %s: %s lines are checked with the empty key, which "
                          "anyone can compute", none ? "no key given" : "the key given is empty",
-                         o->evp->algs[i]->name);
+                         r->algs[i]->name);
             return;
         }
 }
 
-static int check_run_open(check_run *c, const options *o, OSSL_LIB_CTX *lib, road *r)
+static int check_run_open(check_run *c, const resolved *r, const check_spec *s,
+                          OSSL_LIB_CTX *lib, road *road)
 {
-    c->o = o;
+    c->res = r;
+    c->s = s;
     c->lib = lib;
-    c->keyed = (o->given & TAKES_KEY) != 0;
-    c->xof_opts = *o;
-    c->xof_opts.xof = 1;
-    c->xof_opts.given |= TAKES_XOF;
-    c->lists = o->files;
+    c->keyed = (r->hash.given & TAKES_KEY) != 0;
+    c->xof_spec = r->hash;
+    c->xof_spec.xof = 1;
+    c->xof_spec.given |= TAKES_XOF;
+    c->trees = (tree_check){r, &s->tree, &c->in, s->status};
+    c->lists = s->lists;
     c->ok = 1;
     c->stdin_refusal = isatty(STDIN_FILENO) ? KSUM_ETTY : 0;
-    for (char **f = o->files; *f != NULL; f++)
+    for (char *const *f = s->lists; *f != NULL; f++)
         if (is_standard_input(*f))
             c->stdin_refusal = KSUM_ESTDIN;
-    road_choose(r, o, lib, 1, 1);
+    road_choose(road, r, lib, 1, 1);
     c->facts = calloc(CACHE_KEYS, sizeof(hasher));
     c->hashers = calloc(CACHE_KEYS, sizeof(hasher));
-    if (c->facts == NULL || c->hashers == NULL || !input_init(&c->in, r->read_ahead))
+    if (c->facts == NULL || c->hashers == NULL || !input_init(&c->in, road->read_ahead))
         return 0;
     /* A check file may come from anywhere: a device or FIFO it names
      * could make ksum read forever. */
@@ -1046,28 +1037,30 @@ static void check_run_close(check_run *c)
     free(c);
 }
 
-int check_files(const options *o, OSSL_LIB_CTX *lib)
+int check_files(const resolved *r, const check_spec *s, OSSL_LIB_CTX *lib,
+                unsigned *applied)
 {
     /* On the heap: the main stack may not grow (ulimit -s). */
     check_run *run = calloc(1, sizeof *run);
-    road r;
+    road road;
     int ok;
 
-    if (run == NULL || !check_run_open(run, o, lib, &r)) {
+    *applied = 0;
+    if (run == NULL || !check_run_open(run, r, s, lib, &road)) {
         message_fail("out of memory");
         if (run != NULL)
             check_run_close(run);
         return 0;
     }
-    warn_keyless(o);
+    warn_keyless(r, s->status);
     road_client c = {.item_size = sizeof(check_item), .next = next_item, .ready = item_ready,
                      .print = print_item, .drop = drop_item, .ctx = run, .nkeys = CACHE_KEYS};
     /* --status asks for silence: no display either */
-    run->pg = progress_start(o->progress && !o->status);
-    ok = road_run(&r, lib, &c, run->pg) && run->ok && run->stop == 0;
+    run->pg = progress_start(s->progress && !s->status);
+    ok = road_run(&road, lib, &c, run->pg) && run->ok && run->stop == 0;
     progress_stop(run->pg);
     if (run->stop == 0)
-        warn_unapplied(run);
+        *applied = run->applied;
     check_run_close(run);
     return ok;
 }

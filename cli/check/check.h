@@ -6,7 +6,8 @@
 #include <openssl/types.h>
 #include <stddef.h>
 
-#include "front/options.h"
+#include "front/resolve.h"
+#include "report/tree.h"
 
 /* The longest algorithm tag read (longer tags make a line improper). */
 #define CHECK_TAG_MAX 63
@@ -40,7 +41,21 @@ enum {
  * names and what the digest holds are the caller's to check. */
 int check_parse_line(char *line, size_t len, int *form, check_line *out);
 
-/* Verifies every check file in o->files; returns 1 when all passed. */
-int check_files(const options *o, OSSL_LIB_CTX *lib);
+/* What check mode does besides hashing: the check files, what it says of
+ * them (as coreutils' options do), and the trees its lines may name. */
+typedef struct check_spec {
+    char *const *lists;     /* the check files; "-": standard input */
+    int quiet, status, strict, warn, ignore_missing;
+    int progress;           /* --progress */
+    int trees;              /* --tree: lines of directory trees are checked */
+    tree_spec tree;         /* their walk's --exclude patterns */
+} check_spec;
+
+/* Verifies every line of s->lists, with r's algorithms when the user named
+ * them, else with the lines' own; returns 1 when all passed.  *applied:
+ * what the algorithms of the lines checked take (TAKES_*), once the run
+ * was whole; else 0. */
+int check_files(const resolved *r, const check_spec *s, OSSL_LIB_CTX *lib,
+                unsigned *applied);
 
 #endif

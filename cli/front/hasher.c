@@ -25,7 +25,7 @@ static const char *size_key(const hasher *h)
 static OSSL_PARAM param_of(hasher *h, const option_row *row)
 {
     size_t i = TAKES_PARAM_INDEX(row->takes);
-    const param_value *v = &h->o->param[i];
+    const param_value *v = &h->spec->param[i];
 
     if (row->type == PARAM_COUNT) {
         h->sent.values[i].count = v->number;
@@ -42,11 +42,11 @@ static OSSL_PARAM param_of(hasher *h, const option_row *row)
  * what the user gave, and the two that ksum always sends: the output
  * length (ksum's default may not be the running OpenSSL's) and KMAC's key
  * (empty by default; OpenSSL's KMAC has none).  The numbers are h's, the
- * bytes the options', which nothing changes once they are parsed. */
+ * bytes spec's, which nothing changes once it is built. */
 static void build_params(hasher *h)
 {
     unsigned t = h->facts.takes & (h->given | TAKES_SIZE | TAKES_KEY | TAKES_THREADS);
-    const options *o = h->o;
+    const hash_spec *spec = h->spec;
     OSSL_PARAM *p = h->sent.p;
 
     for (size_t i = 0; i < option_row_count; i++)
@@ -58,7 +58,7 @@ static void build_params(hasher *h)
         *p++ = OSSL_PARAM_construct_uint(KSUM_PARAM_THREADS, &h->threads);
     if (t & TAKES_KEY)
         *p++ = OSSL_PARAM_construct_octet_string(
-            OSSL_MAC_PARAM_KEY, o->key ? (void *)o->key : (void *)empty, o->key_len);
+            OSSL_MAC_PARAM_KEY, spec->key ? (void *)spec->key : (void *)empty, spec->key_len);
     if (t & TAKES_SIZE)
         *p++ = OSSL_PARAM_construct_size_t(size_key(h), &h->size);
     if ((h->facts.takes & TAKES_BATCH) && h->batch != 0)
@@ -129,15 +129,15 @@ static void describe(hasher *h)
         f->fixed_size = f->default_size = (size_t)EVP_MD_get_size(h->md);
 }
 
-size_t hasher_output_size(const algorithm_facts *f, const options *o)
+size_t hasher_output_size(const algorithm_facts *f, const hash_spec *spec)
 {
-    return (f->takes & TAKES_SIZE) && o->size ? o->size : f->default_size;
+    return (f->takes & TAKES_SIZE) && spec->size ? spec->size : f->default_size;
 }
 
 /* hasher_open, sending the options of the bits given (TAKES_*) only;
  * quiet: a failure to fetch is not printed (a worker thread's). */
 static int open_with(hasher *h, OSSL_LIB_CTX *lib, const algorithm *alg,
-                     const options *o, unsigned given, int quiet)
+                     const hash_spec *spec, unsigned given, int quiet)
 {
     memset(h, 0, sizeof *h);
     h->alg = alg;
@@ -159,31 +159,31 @@ static int open_with(hasher *h, OSSL_LIB_CTX *lib, const algorithm *alg,
         return 0;
     }
     describe(h);
-    h->size = hasher_output_size(&h->facts, o);
-    h->xof = (h->facts.takes & given & TAKES_XOF) && o->xof;
-    h->o = o;
+    h->size = hasher_output_size(&h->facts, spec);
+    h->xof = (h->facts.takes & given & TAKES_XOF) && spec->xof;
+    h->spec = spec;
     h->given = given;
-    h->threads = o->threads;
-    h->threads_set = o->threads != 0;
+    h->threads = spec->threads;
+    h->threads_set = spec->threads != 0;
     build_params(h);
     return 1;
 }
 
 int hasher_open(hasher *h, OSSL_LIB_CTX *lib, const algorithm *alg,
-                const options *o)
+                const hash_spec *spec)
 {
-    return open_with(h, lib, alg, o, o->given, 0);
+    return open_with(h, lib, alg, spec, spec->given, 0);
 }
 
 int hasher_open_quiet(hasher *h, OSSL_LIB_CTX *lib, const algorithm *alg,
-                      const options *o)
+                      const hash_spec *spec)
 {
-    return open_with(h, lib, alg, o, o->given, 1);
+    return open_with(h, lib, alg, spec, spec->given, 1);
 }
 
 int algorithm_describe(OSSL_LIB_CTX *lib, const algorithm *a, algorithm_facts *f)
 {
-    static const options none;
+    static const hash_spec none;
     hasher h;
 
     if (!open_with(&h, lib, a, &none, 0, 0))
@@ -193,13 +193,13 @@ int algorithm_describe(OSSL_LIB_CTX *lib, const algorithm *a, algorithm_facts *f
     return 1;
 }
 
-int hasher_try(OSSL_LIB_CTX *lib, const algorithm *alg, const options *o,
+int hasher_try(OSSL_LIB_CTX *lib, const algorithm *alg, const hash_spec *spec,
                unsigned given, char *why, size_t size)
 {
     hasher h;
     int ok;
 
-    if (!open_with(&h, lib, alg, o, o->given & given, 0))
+    if (!open_with(&h, lib, alg, spec, spec->given & given, 0))
         return -1;
     ok = hasher_begin(&h);
     if (!ok && openssl_reason(why, size)) {
@@ -218,13 +218,13 @@ void hasher_close(hasher *h)
     EVP_MD_free(h->md);
 }
 
-int hasher_set_open(hasher_set *s, OSSL_LIB_CTX *lib, const options *o,
+int hasher_set_open(hasher_set *s, OSSL_LIB_CTX *lib, const hash_spec *spec,
                     const algorithm *const *algs, size_t n)
 {
     memset(s, 0, sizeof *s);
     for (; s->n < n; s->n++) {
         hasher *h = &s->hs[s->n];
-        if (!hasher_open(h, lib, algs[s->n], o))
+        if (!hasher_open(h, lib, algs[s->n], spec))
             return 0;   /* h holds nothing */
         if (hasher_streams(h))
             continue;

@@ -22,6 +22,19 @@ typedef struct hasher_params {
     } values[OPTIONS_PARAMS_MAX];           /* the parameter options' numbers */
 } hasher_params;
 
+/* What the hashers of a run send besides their algorithm: the options
+ * that become parameters, taken once from the command line
+ * (options_resolve), so that nothing that hashes sees the rest of it. */
+typedef struct hash_spec {
+    unsigned given;          /* TAKES_* of the options used */
+    param_value param[OPTIONS_PARAMS_MAX];  /* by TAKES_PARAM number */
+    size_t size;             /* -n (or -l in bytes); 0: the default */
+    int xof;                 /* -x */
+    const uint8_t *key;      /* -k or --key-file; NULL: the empty key */
+    size_t key_len;
+    unsigned threads;        /* --threads; 0: all CPUs */
+} hash_spec;
+
 /* What EVP says of an algorithm. */
 typedef struct algorithm_facts {
     size_t fixed_size;    /* output bytes of a fixed-length digest; 0: any */
@@ -42,8 +55,8 @@ typedef struct hasher {
     EVP_MAC_CTX *mac_ctx;
     size_t size;          /* output bytes; changed by hasher_set_size only */
     int xof;              /* the XOF mode (-x) of an algorithm that has one */
-    const options *o;     /* what the parameters are built from */
-    unsigned given;       /* the TAKES_* bits of o sent */
+    const hash_spec *spec;  /* what the parameters are built from */
+    unsigned given;       /* the TAKES_* bits of spec sent */
     unsigned threads;     /* sent once threads_set (--threads, or set) */
     int threads_set;
     uint64_t batch;       /* the batch group id; 0: none */
@@ -54,22 +67,21 @@ typedef struct hasher {
  * (KSUM_PARAM_SQUEEZE), never held in memory whole. */
 #define HASHER_STREAM_MIN ((size_t)1 << 20)
 
-/* The output bytes of an algorithm under the options (-n or the
- * default). */
-size_t hasher_output_size(const algorithm_facts *f, const options *o);
+/* The output bytes of an algorithm under spec (-n or the default). */
+size_t hasher_output_size(const algorithm_facts *f, const hash_spec *spec);
 #define hasher_streams(h) ((h)->size > HASHER_STREAM_MIN)
 /* The XOF mode (-x) of an algorithm that has one is on. */
 #define hasher_is_xof(h) ((h)->xof)
 
-/* Fetches the algorithm and builds what it sends from the options; prints
- * an error and returns 0 on failure. */
+/* Fetches the algorithm and builds what it sends from spec, which must
+ * outlive the hasher; prints an error and returns 0 on failure. */
 int hasher_open(hasher *h, OSSL_LIB_CTX *lib, const algorithm *alg,
-                const options *o);
+                const hash_spec *spec);
 /* The same, printing nothing: on a thread that does not own standard
  * error, or where a failure only costs speed.  OpenSSL's errors stay in
  * the thread's queue. */
 int hasher_open_quiet(hasher *h, OSSL_LIB_CTX *lib, const algorithm *alg,
-                      const options *o);
+                      const hash_spec *spec);
 void hasher_close(hasher *h);
 /* From the next begin on, the output is size bytes (check mode verifies
  * each line at its own length). */
@@ -77,10 +89,11 @@ void hasher_set_size(hasher *h, size_t size);
 /* A tree mode hashes on at most n threads (the others ignore it); before
  * hasher_join. */
 void hasher_set_threads(hasher *h, unsigned n);
-/* Whether the provider accepts the options of the given bits (TAKES_*)
- * for alg: a message is begun with them.  1: yes; 0: no, *why says why;
- * -1: it could not be tried (out of memory), which is already said. */
-int hasher_try(OSSL_LIB_CTX *lib, const algorithm *alg, const options *o,
+/* Whether the provider accepts the options of spec of the given bits
+ * (TAKES_*) for alg: a message is begun with them.  1: yes; 0: no, *why
+ * says why; -1: it could not be tried (out of memory), which is already
+ * said. */
+int hasher_try(OSSL_LIB_CTX *lib, const algorithm *alg, const hash_spec *spec,
                unsigned given, char *why, size_t size);
 
 /* One message: begin, any number of updates, end writing h->size bytes.
@@ -116,7 +129,7 @@ typedef struct hasher_set {
 
 /* Opens them; prints an error and returns 0 on failure (hasher_set_close
  * is still due). */
-int hasher_set_open(hasher_set *s, OSSL_LIB_CTX *lib, const options *o,
+int hasher_set_open(hasher_set *s, OSSL_LIB_CTX *lib, const hash_spec *spec,
                     const algorithm *const *algs, size_t n);
 void hasher_set_close(hasher_set *s);
 

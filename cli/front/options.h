@@ -87,14 +87,12 @@ typedef struct algorithm_choice {
     const char *names;
 } algorithm_choice;
 
-struct resolved;
-
 /* What the user said: options_parse fills it; the judges of resolve.c may
  * settle what options imply (-l is -n in bytes, -w with -r warns of what
  * the walk skips), never with anything EVP said.  What EVP answered is
- * another struct, resolve.h's, which evp points to once it exists. */
+ * another struct, resolve.h's.  Only front/ and main.c see this one: they
+ * give each stage the few fields it uses, in a struct of its own. */
 struct options {
-    const struct resolved *evp;  /* from options_resolve; NULL before */
     int alg_given;           /* an algorithm switch or -a was used */
     algorithm_choice *choices;
     size_t nchoices;

@@ -273,6 +273,15 @@ static int check_several(const options *o, resolved *r)
     return 1;
 }
 
+static hash_spec hash_spec_of(const options *o)
+{
+    hash_spec s = {.given = o->given, .size = o->size, .xof = o->xof, .key = o->key,
+                   .key_len = o->key_len, .threads = o->threads};
+
+    memcpy(s.param, o->param, sizeof s.param);
+    return s;
+}
+
 static line_style line_style_of(const options *o, const resolved *r)
 {
     line_style s = {.form = o->raw ? LINE_RAW : o->no_names ? LINE_SUM_ONLY
@@ -292,7 +301,7 @@ static int judged_alone(const option_row *r)
 }
 
 /* The provider judges the values ksum passes on. */
-static int values_accepted_by(const options *o, OSSL_LIB_CTX *lib,
+static int values_accepted_by(const hash_spec *spec, OSSL_LIB_CTX *lib,
                               const algorithm *alg, const algorithm_facts *facts)
 {
     char why[512];
@@ -300,12 +309,12 @@ static int values_accepted_by(const options *o, OSSL_LIB_CTX *lib,
 
     for (size_t i = 0; i < option_row_count; i++) {
         const option_row *r = &option_rows[i];
-        if (!judged_alone(r) || !(o->given & facts->takes & r->takes) ||
-            (ok = hasher_try(lib, alg, o, r->takes, why, sizeof why)) > 0)
+        if (!judged_alone(r) || !(spec->given & facts->takes & r->takes) ||
+            (ok = hasher_try(lib, alg, spec, r->takes, why, sizeof why)) > 0)
             continue;
-        return ok < 0 ? 0 : bad_value(r->what, o->param[TAKES_PARAM_INDEX(r->takes)].text, why);
+        return ok < 0 ? 0 : bad_value(r->what, spec->param[TAKES_PARAM_INDEX(r->takes)].text, why);
     }
-    if ((ok = hasher_try(lib, alg, o, o->given, why, sizeof why)) != 0)
+    if ((ok = hasher_try(lib, alg, spec, spec->given, why, sizeof why)) != 0)
         return ok > 0;
     return usage_error("%s refuses the options given: %s", alg->name, why);
 }
@@ -313,14 +322,14 @@ static int values_accepted_by(const options *o, OSSL_LIB_CTX *lib,
 /* In check mode without a switch the lines choose the algorithm; a value
  * is still judged at the start, by the first algorithm that takes it, so
  * that a bad one is one usage error and not a failure on every line. */
-static int values_accepted_unswitched(const options *o, OSSL_LIB_CTX *lib)
+static int values_accepted_unswitched(const hash_spec *spec, OSSL_LIB_CTX *lib)
 {
     algorithm_facts f;
     unsigned left = 0;
 
     for (size_t i = 0; i < option_row_count; i++)
         if (judged_alone(&option_rows[i]))
-            left |= o->given & option_rows[i].takes;
+            left |= spec->given & option_rows[i].takes;
     for (size_t i = 0; left != 0 && i < algorithm_count; i++) {
         if (!algorithm_describe(lib, &algorithms[i], &f))
             return 0;
@@ -328,7 +337,7 @@ static int values_accepted_unswitched(const options *o, OSSL_LIB_CTX *lib)
         if (f.takes == 0)
             continue;
         left &= ~f.takes;
-        if (!values_accepted_by(o, lib, &algorithms[i], &f))
+        if (!values_accepted_by(spec, lib, &algorithms[i], &f))
             return 0;
     }
     return 1;
@@ -363,13 +372,28 @@ int options_resolve(options *o, OSSL_LIB_CTX *lib, resolved *r)
     if (!resolve_algorithms(o, lib, r) || !check_applicable(o, r) ||
         !raw_has_one_sum(o, r) || !check_several(o, r) || !check_walk_algorithm(o, r))
         return 0;
-    if (unswitched && !values_accepted_unswitched(o, lib))
+    r->named = o->alg_given;
+    r->hash = hash_spec_of(o);
+    if (unswitched && !values_accepted_unswitched(&r->hash, lib))
         return 0;
     /* Else each algorithm judges the values it takes. */
     for (size_t k = 0; !unswitched && k < r->nalgs; k++)
-        if (!values_accepted_by(o, lib, r->algs[k], &r->facts_of[k]))
+        if (!values_accepted_by(&r->hash, lib, r->algs[k], &r->facts_of[k]))
             return 0;
     r->line = line_style_of(o, r);
-    o->evp = r;
     return 1;
+}
+
+/* Without a switch the lines choose the algorithm: an option that none
+ * of them took changed nothing, which the user should know. */
+void options_warn_unapplied(const options *o, unsigned applied)
+{
+    const unsigned shaping = TAKES_SIZE | TAKES_XOF | TAKES_PARAMS;
+    unsigned unused = o->given & shaping & ~applied;
+
+    if (o->alg_given || o->status || applied == 0)
+        return;
+    for (unsigned bit = 1; unused != 0 && bit <= shaping; bit <<= 1)
+        if (unused & bit)
+            message_fail("WARNING: option %s applied to no line checked", option_name(o, bit));
 }

@@ -35,6 +35,9 @@ typedef struct resolved {
     algorithm_facts facts_of[OPTIONS_ALGS_MAX];
     size_t nalgs;
     unsigned takes_any;      /* what at least one of them takes */
+    int named;               /* the user named them (a switch or -a); else
+                                ksum's default, or in check mode the lines' */
+    hash_spec hash;          /* what their hashers send */
     line_style line;         /* several algorithms: tagged, each line names its own */
 } resolved;
 
@@ -45,8 +48,11 @@ int options_judge(options *o);
 
 /* Fills r: the algorithms -a names (any name the provider knows), what
  * they take, and whether the options given apply to them; prints the
- * message and returns 0 when not.  On success o->evp is r. */
+ * message and returns 0 when not. */
 int options_resolve(options *o, OSSL_LIB_CTX *lib, resolved *r);
+/* Check mode without an algorithm switch: warns of the options given that
+ * no line's algorithm took (applied: what those took, TAKES_*). */
+void options_warn_unapplied(const options *o, unsigned applied);
 /* The chosen algorithm that is a (the same provider algorithm), or NULL. */
 const algorithm *options_chosen(const resolved *r, const algorithm *a);
 

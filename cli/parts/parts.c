@@ -724,13 +724,13 @@ static int one_family(size_t nalgs, const char *alg, const char *road,
 /* The family of the resolved options' algorithm, when the records are
  * parts of one object, made with it and with -C, and cover the object;
  * sorts s->all by range.  NULL (said) otherwise. */
-static const part_family *records_family(const options *o, OSSL_LIB_CTX *lib, record_set *s)
+static const part_family *records_family(const resolved *r, const char *custom,
+                                         OSSL_LIB_CTX *lib, record_set *s)
 {
     const part_family *f;
-    const char *custom = custom_of(o);
     uint8_t cdig[PART_DIGEST];
 
-    if (!one_family(o->evp->nalgs, o->evp->alg->name, "--combine", &f) ||
+    if (!one_family(r->nalgs, r->alg->name, "--combine", &f) ||
         !(part_digest(lib, custom, strlen(custom), cdig) || evp_failed("--combine")) ||
         !records_agree(s->all, s->n, f->name, cdig))
         return NULL;
@@ -765,10 +765,10 @@ static int final_node_failed(const part_record *head)
  * gigabyte, so it waits for every record to be read and checked.  A long
  * output is squeezed from it as it is printed (KSUM_PARAM_SQUEEZE); a
  * shorter one is made here.  Prints the sum line; 0 (said) on failure. */
-static int print_final_node(const options *o, OSSL_LIB_CTX *lib, const record_set *s,
-                            const part_family *f, const part_record *head, hasher *h)
+static int print_final_node(const line_style *ls, const char *custom, OSSL_LIB_CTX *lib,
+                            const record_set *s, const part_family *f,
+                            const part_record *head, hasher *h)
 {
-    const char *custom = custom_of(o);
     char *name = head->name;
     uint64_t length = head->length;
     size_t size = h->size;
@@ -795,7 +795,7 @@ static int print_final_node(const options *o, OSSL_LIB_CTX *lib, const record_se
     if (ok) {
         sum_source src = {sum, h->size, sum == NULL ? h : NULL};
         h->md_ctx = ctx;   /* squeezed from the final node */
-        err = print_sum_line(&o->evp->line, h, &name, 1, &src);
+        err = print_sum_line(ls, h, &name, 1, &src);
         h->md_ctx = held;
     }
     if (err == KSUM_EHASH)
@@ -827,14 +827,14 @@ static int combine(options *o, OSSL_LIB_CTX *lib, resolved *r)
      * prints one sum), not for the record files. */
     object[0] = s.all[0]->name;
     o->files = object;
-    if (!options_resolve(o, lib, r) || (f = records_family(o, lib, &s)) == NULL)
+    if (!options_resolve(o, lib, r) || (f = records_family(r, custom_of(o), lib, &s)) == NULL)
         goto done;
     for (size_t i = 0; i < s.n; i++)
         if (s.all[i]->begin == 0 && s.all[i]->end > 0)
             head = s.all[i];
-    if (!(opened = hasher_open(&h, lib, o->evp->alg, o)))
+    if (!(opened = hasher_open(&h, lib, r->alg, &r->hash)))
         goto done;
-    ok = print_final_node(o, lib, &s, f, head, &h);
+    ok = print_final_node(&r->line, custom_of(o), lib, &s, f, head, &h);
 done:
     if (opened)
         hasher_close(&h);

@@ -160,38 +160,38 @@ static void hash_run_close(hash_run *h)
 
 /* On the heap: 16 KiB of hashers, on a main stack that may not grow
  * (ulimit -s). */
-static hash_run *hash_run_open(const options *o, OSSL_LIB_CTX *lib, int read_ahead)
+static hash_run *hash_run_open(const resolved *r, OSSL_LIB_CTX *lib, int read_ahead)
 {
     hash_run *h = calloc(1, sizeof *h);
 
-    if (h == NULL || !hasher_set_open(&h->set, lib, o, o->evp->algs, o->evp->nalgs) ||
+    if (h == NULL || !hasher_set_open(&h->set, lib, &r->hash, r->algs, r->nalgs) ||
         !input_init(&h->in, read_ahead)) {
-        if (h == NULL || h->set.n == o->evp->nalgs)
+        if (h == NULL || h->set.n == r->nalgs)
             message_fail("out of memory");
         if (h != NULL)
             hash_run_close(h);
         return NULL;
     }
-    h->ls = &o->evp->line;
+    h->ls = &r->line;
     h->ok = 1;
     for (size_t k = 0; k < h->set.n; k++) {
         h->each[k] = &h->set.hs[k];
-        h->d[k] = (digest_spec){o->evp->algs[k], o, h->set.hs[k].size, k};
+        h->d[k] = (digest_spec){r->algs[k], &r->hash, h->set.hs[k].size, k};
     }
     return h;
 }
 
 /* No output long enough to be streamed. */
-static int outputs_held(const options *o)
+static int outputs_held(const resolved *r)
 {
-    for (size_t k = 0; k < o->evp->nalgs; k++)
-        if (hasher_output_size(&o->evp->facts_of[k], o) > HASHER_STREAM_MIN)
+    for (size_t k = 0; k < r->nalgs; k++)
+        if (hasher_output_size(&r->facts_of[k], &r->hash) > HASHER_STREAM_MIN)
             return 0;
     return 1;
 }
 
 /* TupleHash: one digest of the tuple of all the files, on one line. */
-static int hash_files_as_tuple(const options *o, OSSL_LIB_CTX *lib)
+static int hash_files_as_tuple(const resolved *r, char **files, int zero, OSSL_LIB_CTX *lib)
 {
     hasher h;
     input in;
@@ -200,22 +200,22 @@ static int hash_files_as_tuple(const options *o, OSSL_LIB_CTX *lib)
     const char *failed;
     int err = ENOMEM;
 
-    while (o->files[n] != NULL)
+    while (files[n] != NULL)
         n++;
     /* Unescaped (-z), a tab in a name could not be told from the tabs
      * that join the names. */
-    for (size_t i = 0; o->zero && i < n; i++)
-        if (strchr(o->files[i], '\t') != NULL) {
-            report_error(o->files[i], KSUM_ETAB, NULL);
+    for (size_t i = 0; zero && i < n; i++)
+        if (strchr(files[i], '\t') != NULL) {
+            report_error(files[i], KSUM_ETAB, NULL);
             return 0;
         }
-    if (!hasher_open(&h, lib, o->evp->alg, o))
+    if (!hasher_open(&h, lib, r->alg, &r->hash))
         return 0;
     if (input_init(&in, 0) && (sum = malloc(hasher_streams(&h) ? 1 : h.size)) != NULL) {
         sum_source src = {sum, h.size, hasher_streams(&h) ? &h : NULL};
-        err = hash_tuple(&h, o->files, n, &in, src.h ? NULL : sum, &failed);
+        err = hash_tuple(&h, files, n, &in, src.h ? NULL : sum, &failed);
         if (err == 0)
-            err = print_sum_line(&o->evp->line, &h, o->files, n, &src);
+            err = print_sum_line(&r->line, &h, files, n, &src);
     } else {
         failed = "ksum";
     }
@@ -227,25 +227,24 @@ static int hash_files_as_tuple(const options *o, OSSL_LIB_CTX *lib)
     return err == 0;
 }
 
-int hash_files(const options *o, OSSL_LIB_CTX *lib)
+int hash_files(const resolved *r, const name_spec *spec, int show_progress,
+               OSSL_LIB_CTX *lib)
 {
-    int several = (o->files[0] != NULL && o->files[1] != NULL) || o->recursive ||
-                  o->files_from != NULL;
+    int several = (spec->files[0] != NULL && spec->files[1] != NULL) || spec->recursive ||
+                  spec->files_from != NULL;
     name_source *names;
     hash_run *h;
-    road r;
+    road road;
     int ok;
 
-    if (o->evp->facts.takes & TAKES_ELEMENTS)
-        return hash_files_as_tuple(o, lib);
-    name_spec spec = {o->files, o->files_from, o->zero, o->recursive, o->dereference,
-                      o->walk_warn};
-    if ((names = names_open(&spec)) == NULL)
+    if (r->facts.takes & TAKES_ELEMENTS)
+        return hash_files_as_tuple(r, spec->files, spec->zero, lib);
+    if ((names = names_open(spec)) == NULL)
         return 0;
     /* Tree modes too: a small file starts no helper thread, a large one
      * uses its context's. */
-    road_choose(&r, o, lib, several, outputs_held(o));
-    if ((h = hash_run_open(o, lib, r.read_ahead)) == NULL) {
+    road_choose(&road, r, lib, several, outputs_held(r));
+    if ((h = hash_run_open(r, lib, road.read_ahead)) == NULL) {
         names_close(names);
         return 0;
     }
@@ -253,8 +252,8 @@ int hash_files(const options *o, OSSL_LIB_CTX *lib)
                      .print = print_name_entry, .drop = drop_name, .ctx = h,
                      .nkeys = h->set.n, .eager = h->d, .neager = h->set.n};
     h->names = names;
-    h->pg = progress_start(o->progress);
-    ok = road_run(&r, lib, &c, h->pg) && h->ok;
+    h->pg = progress_start(show_progress);
+    ok = road_run(&road, lib, &c, h->pg) && h->ok;
     progress_stop(h->pg);
     hash_run_close(h);
     names_close(names);

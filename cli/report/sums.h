@@ -7,9 +7,12 @@
 
 #include <openssl/types.h>
 
-#include "front/options.h"
+#include "front/resolve.h"
+#include "input/walk.h"
 
-/* Hashes and prints every file the options name; 1 when all were hashed. */
-int hash_files(const options *o, OSSL_LIB_CTX *lib);
+/* Hashes with r's algorithms and prints every file spec names, showing
+ * the reading when show_progress; 1 when all were hashed. */
+int hash_files(const resolved *r, const name_spec *spec, int show_progress,
+               OSSL_LIB_CTX *lib);
 
 #endif

@@ -61,7 +61,9 @@ typedef struct folder {
     uint8_t *values;
     input own, *in;         /* the buffers files are read into here: its own,
                                or check mode's */
-    int manifest, quiet;
+    const resolved *r;      /* the road is chosen by its algorithms */
+    const tree_spec *t;     /* (no --manifest with --check) */
+    int quiet;
     int ok;                 /* every tree got its digest */
     tree_walk *w;           /* the walk on the road */
 } folder;
@@ -86,7 +88,7 @@ static int open_nodes(folder *f, node *nd)
         nd->hs = f->depth == 0 && f->root != NULL ? f->root : calloc(f->n, sizeof *nd->hs);
     for (; nd->hs != NULL && nd->hs != f->root && nd->opened < f->n; nd->opened++)
         if (!hasher_open(&nd->hs[nd->opened], f->lib, f->d[nd->opened].alg,
-                         f->d[nd->opened].o))
+                         f->d[nd->opened].spec))
             return 0;
     return nd->hs != NULL;
 }
@@ -215,7 +217,7 @@ static int fold_dir(folder *f, node *nd)
             fail(f, nd->at.path, KSUM_EHASH, NULL);
             return 0;
         }
-    if (!fold_entry(f, nd->at.path + nd->at.name_at, 'd', f->values) || !f->manifest ||
+    if (!fold_entry(f, nd->at.path + nd->at.name_at, 'd', f->values) || !f->t->manifest ||
         (name = dir_name(f, nd->at.path)) == NULL)
         return 0;
     err = print_values(f, nd->hs, name, f->values);
@@ -315,7 +317,7 @@ static int fold(void *ctx, void *item, file_result *r, file_progress *progress)
     type = it->kind == TREE_LINK ? 'l' : (r->mode & S_IXUSR) ? 'x' : 'f';
     /* A link has no manifest line: checked as a file, its target would be
      * read. */
-    if (!fold_entry(f, it->path + it->name_at, type, r->sums) || type == 'l' || !f->manifest)
+    if (!fold_entry(f, it->path + it->name_at, type, r->sums) || type == 'l' || !f->t->manifest)
         return 0;
     return print_values(f, f->leaf, it->path, r->sums);
 }
@@ -369,7 +371,7 @@ static int folder_open(folder *f, OSSL_LIB_CTX *lib)
             return 0;
     }
     for (size_t k = 0; k < f->n; k++) {
-        if (!hasher_open(&f->leaf[k], lib, f->d[k].alg, f->d[k].o))
+        if (!hasher_open(&f->leaf[k], lib, f->d[k].alg, f->d[k].spec))
             return 0;
         f->d[k].size = inner_size(&f->leaf[k]);
         hasher_set_size(&f->leaf[k], f->d[k].size);
@@ -407,9 +409,9 @@ static void drop_item(void *ctx, void *item)
 }
 
 /* Folds the trees of roots into f, their files hashed by the road's
- * workers (those of o, as for any files) and the rest here; 0 when it
- * could not start (said). */
-static int fold_roots(folder *f, const options *o, char *const *roots)
+ * workers (chosen as for any files) and the rest here; 0 when it could
+ * not start (said). */
+static int fold_roots(folder *f, char *const *roots)
 {
     road_client c = {.item_size = sizeof(tree_item), .next = next_item, .print = fold,
                      .drop = drop_item, .ctx = f, .nkeys = f->n, .eager = f->d,
@@ -417,9 +419,9 @@ static int fold_roots(folder *f, const options *o, char *const *roots)
     road r;
     int ok;
 
-    if ((f->w = tree_walk_open(roots, o->excludes, o->nexcludes)) == NULL)
+    if ((f->w = tree_walk_open(roots, f->t->excludes, f->t->nexcludes)) == NULL)
         return message_fail("out of memory");
-    road_choose(&r, o, f->lib, 1, 1);
+    road_choose(&r, f->r, f->lib, 1, 1);
     /* Each place of the window (four a file in flight, sixteen at least)
      * may hold its file's directory open, besides the files: fewer files
      * in flight under a low limit, and room left for the depth. */
@@ -433,7 +435,8 @@ static int fold_roots(folder *f, const options *o, char *const *roots)
 
 /* ---- ksum --tree DIR... ---- */
 
-int hash_trees(const options *o, OSSL_LIB_CTX *lib)
+int hash_trees(const resolved *r, char *const *roots, const tree_spec *t,
+               OSSL_LIB_CTX *lib)
 {
     folder *f = calloc(1, sizeof *f);  /* hashers are large: not on the stack */
     int ok = 0;
@@ -441,17 +444,18 @@ int hash_trees(const options *o, OSSL_LIB_CTX *lib)
     if (f == NULL)
         return message_fail("out of memory");
     /* The digests: each algorithm's, the DIR's at -n's length. */
-    f->n = o->evp->nalgs;
+    f->n = r->nalgs;
     for (size_t k = 0; k < f->n; k++) {
-        f->d[k] = (digest_spec){o->evp->algs[k], o, 0, k};   /* its size: folder_open's */
-        f->root_size[k] = hasher_output_size(&o->evp->facts_of[k], o);
+        f->d[k] = (digest_spec){r->algs[k], &r->hash, 0, k};   /* its size: folder_open's */
+        f->root_size[k] = hasher_output_size(&r->facts_of[k], &r->hash);
     }
-    f->ls = &o->evp->line;
-    f->manifest = o->manifest;
+    f->ls = &r->line;
+    f->r = r;
+    f->t = t;
     if (!folder_open(f, lib))
         message_fail("out of memory");
     else
-        ok = fold_roots(f, o, o->files) && f->ok;
+        ok = fold_roots(f, roots) && f->ok;
     folder_close(f);
     return ok;
 }
@@ -460,7 +464,7 @@ int hash_trees(const options *o, OSSL_LIB_CTX *lib)
 
 /* On the printing thread of check mode, a road of its own: the check's
  * workers hash the other lines' files meanwhile. */
-int tree_digest(const digest_spec *d, hasher *root, const char *path, input *in, int quiet)
+int tree_digest(const tree_check *tc, const digest_spec *d, hasher *root, const char *path)
 {
     char *roots[2] = {(char *)path, NULL};
     struct stat st;
@@ -473,11 +477,13 @@ int tree_digest(const digest_spec *d, hasher *root, const char *path, input *in,
     if ((f = calloc(1, sizeof *f)) == NULL)
         return ENOMEM;
     f->n = 1;
-    f->d[0] = (digest_spec){d->alg, d->o, 0, 0};
+    f->d[0] = (digest_spec){d->alg, d->spec, 0, 0};
     f->root = root;
-    f->quiet = quiet;
-    f->in = in;
-    if (folder_open(f, root->lib) && fold_roots(f, d->o, roots))
+    f->r = tc->r;
+    f->t = tc->t;
+    f->quiet = tc->quiet;
+    f->in = tc->in;
+    if (folder_open(f, root->lib) && fold_roots(f, roots))
         err = f->ok ? 0 : KSUM_ETREE;
     folder_close(f);
     return err;

@@ -33,7 +33,7 @@
 /* The files a worker keeps in flight when batching pays: the lanes of
  * the provider's backend, asked of a context of the first algorithm (with
  * one lane, batching costs a copy and gains nothing); else 0. */
-static unsigned batching_lanes(const options *o, OSSL_LIB_CTX *lib, unsigned workers)
+static unsigned batching_lanes(const resolved *res, OSSL_LIB_CTX *lib, unsigned workers)
 {
     const char *env = getenv("KSUM_BATCH");
     hasher probe;
@@ -41,11 +41,11 @@ static unsigned batching_lanes(const options *o, OSSL_LIB_CTX *lib, unsigned wor
 
     if (env != NULL && strcmp(env, "0") == 0)
         return 0;
-    for (size_t k = 0; k < o->evp->nalgs; k++)
-        if (!(o->evp->facts_of[k].takes & TAKES_BATCH))
+    for (size_t k = 0; k < res->nalgs; k++)
+        if (!(res->facts_of[k].takes & TAKES_BATCH))
             return 0;
     /* Batching is only speed: a failure here is not the user's to read. */
-    if (hasher_open_quiet(&probe, lib, o->evp->algs[0], o) && hasher_begin(&probe))
+    if (hasher_open_quiet(&probe, lib, res->alg, &res->hash) && hasher_begin(&probe))
         lanes = hasher_lanes(&probe);
     else
         ERR_clear_error();   /* the files will say it, each in its place */
@@ -54,14 +54,14 @@ static unsigned batching_lanes(const options *o, OSSL_LIB_CTX *lib, unsigned wor
         return 0;
     if (lanes > TURNS_MAX)
         lanes = TURNS_MAX;
-    if ((size_t)workers * lanes * o->evp->nalgs * KSUMPROV_BATCH_PENDING > BATCH_MEMORY_MAX)
+    if ((size_t)workers * lanes * res->nalgs * KSUMPROV_BATCH_PENDING > BATCH_MEMORY_MAX)
         return 0;
     return lanes;
 }
 
-void road_choose(road *r, const options *o, OSSL_LIB_CTX *lib, int several, int held)
+void road_choose(road *r, const resolved *res, OSSL_LIB_CTX *lib, int several, int held)
 {
-    unsigned threads = o->threads ? o->threads : ksum_cpu_count();
+    unsigned threads = res->hash.threads ? res->hash.threads : ksum_cpu_count();
     unsigned descriptors = descriptors_free(), lanes = 0, workers = threads;
 
     if (workers > MAX_WORKERS)
@@ -70,7 +70,7 @@ void road_choose(road *r, const options *o, OSSL_LIB_CTX *lib, int several, int 
     if (workers > descriptors)
         workers = descriptors;
     if (several && held)
-        lanes = batching_lanes(o, lib, workers);
+        lanes = batching_lanes(res, lib, workers);
     if (!several || !held || (workers == 1 && lanes == 0))
         workers = 0;
     r->workers = workers;
@@ -286,7 +286,7 @@ static worker_context *context(worker *w, size_t j, const digest_spec *d)
             return NULL;
         /* A worker does not write standard error: the printing thread
          * hashes the file again, and says what fails there. */
-        if (!hasher_open_quiet(&(*c)->h, w->lib, d->alg, d->o)) {
+        if (!hasher_open_quiet(&(*c)->h, w->lib, d->alg, d->spec)) {
             hasher_close(&(*c)->h);
             ERR_clear_error();
             free(*c);
@@ -416,7 +416,7 @@ static int begin_contexts(worker *w, size_t j, in_flight *f)
         if (c == NULL)
             return ENOMEM;
         f->hs[k] = &c->h;
-        hasher_set_threads(&c->h, f->job.alone ? f->job.d[k].o->threads : 1);
+        hasher_set_threads(&c->h, f->job.alone ? f->job.d[k].spec->threads : 1);
         if (!begin_one(w, c))
             return evp_failed(&f->r);
         if (!c->begun)
@@ -440,7 +440,7 @@ static int spread_alone(worker *w, size_t j, in_flight *f)
 
     if (c == NULL)
         return 0;
-    hasher_set_threads(&c->h, f->job.d[0].o->threads);
+    hasher_set_threads(&c->h, f->job.d[0].spec->threads);
     if (!feed_spread(&f->in, f->hs[0] = &c->h, &f->r.err))
         return 0;
     if (f->r.err == KSUM_EHASH)

@@ -7,7 +7,8 @@
  * prints every item in order, hashing itself what no worker may take
  * (streams, tuples, long outputs), or everything when there are no
  * workers.  How the files are spread is decided in one place,
- * road_choose, from the options and what the provider reports.
+ * road_choose, from the algorithms, their options and what the provider
+ * reports.
  */
 #ifndef KSUM_CLI_CONCURRENT_H
 #define KSUM_CLI_CONCURRENT_H
@@ -16,7 +17,7 @@
 #include <stddef.h>
 
 #include "base/thread.h"
-#include "front/options.h"
+#include "front/resolve.h"
 #include "run/job.h"
 #include "run/progress.h"
 
@@ -37,7 +38,7 @@ typedef struct road {
  * lanes (KSUM_PARAM_LANES) when every algorithm asked for batches and
  * there are two lanes or more, else one.  One worker without batching
  * gains nothing over the printing thread alone: then none. */
-void road_choose(road *r, const options *o, OSSL_LIB_CTX *lib, int several, int held);
+void road_choose(road *r, const resolved *res, OSSL_LIB_CTX *lib, int several, int held);
 
 /* What travels the road: items of item_size bytes, each produced, hashed
  * (when it names a file for a worker), printed and dropped in turn. */

@@ -18,7 +18,7 @@
  * algorithm and options. */
 typedef struct digest_spec {
     const algorithm *alg;
-    const options *o;
+    const hash_spec *spec;
     size_t size;
     size_t key;
 } digest_spec;

@@ -2,7 +2,7 @@
 /*
  * The CLI's hasher owns what it sends: the OSSL_PARAMs
  * of an init point into the hasher's own storage (numbers) or at the
- * options' bytes (strings and the key), hasher_set_size and hasher_join
+ * spec's bytes (strings and the key), hasher_set_size and hasher_join
  * change them, keeping their places, a batch id of 0 takes the id out, and what is sent
  * gives the digest EVP gives for the same parameters.  The options come
  * from a command line, through options_parse and options_resolve.
@@ -29,7 +29,7 @@ static int open_for(char **argv, options *o, resolved *r, hasher *h)
         argc++;
     optind = 0;     /* getopt starts over */
     return options_parse(o, argc, argv) && options_judge(o) &&
-           options_resolve(o, lib, r) && hasher_open(h, lib, r->alg, o);
+           options_resolve(o, lib, r) && hasher_open(h, lib, r->alg, &r->hash);
 }
 
 static const OSSL_PARAM *sent(const hasher *h, const char *key)
