@@ -285,8 +285,9 @@ static hash_spec hash_spec_of(const options *o)
 static line_style line_style_of(const options *o, const resolved *r)
 {
     line_style s = {.form = o->raw ? LINE_RAW : o->no_names ? LINE_SUM_ONLY
-                          : o->tag || r->nalgs > 1 ? LINE_TAGGED : LINE_UNTAGGED,
-                    .base64 = o->base64, .binary = o->binary, .end = o->zero ? '\0' : '\n'};
+                          : o->tag || r->nalgs > 1 ? LINE_TAGGED
+                          : o->binary ? LINE_BINARY : LINE_UNTAGGED,
+                    .text = o->base64 ? SUM_BASE64 : SUM_HEX, .end = o->zero ? '\0' : '\n'};
 
     return s;
 }

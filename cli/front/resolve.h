@@ -12,16 +12,22 @@
 /* How a checksum line looks (report/output.h), settled once from the
  * options. */
 typedef enum line_form {
-    LINE_UNTAGGED,  /* HEX  NAME, or HEX *NAME with --binary */
-    LINE_TAGGED,    /* ALGO (NAME) = HEX: --tag, or several algorithms */
-    LINE_SUM_ONLY,  /* HEX alone: --no-names */
+    LINE_UNTAGGED,  /* SUM  NAME */
+    LINE_BINARY,    /* SUM *NAME: --binary */
+    LINE_TAGGED,    /* ALGO (NAME) = SUM: --tag, or several algorithms */
+    LINE_SUM_ONLY,  /* SUM alone: --no-names */
     LINE_RAW,       /* the sum's bytes alone, no line end: --raw */
 } line_form;
 
+/* How SUM is written in the forms but LINE_RAW. */
+typedef enum sum_text {
+    SUM_HEX,
+    SUM_BASE64,     /* --base64 */
+} sum_text;
+
 typedef struct line_style {
     line_form form;
-    int base64;     /* HEX in base64 */
-    int binary;     /* '*' before NAME in an untagged line */
+    sum_text text;
     char end;       /* '\n', or '\0' with --zero */
 } line_style;
 

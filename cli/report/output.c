@@ -21,7 +21,7 @@ static int print_sum(const line_style *ls, const sum_source *sum)
         if (sum->h != NULL && !hasher_squeeze(sum->h, chunk, n))
             return KSUM_EHASH;
         if (ls->form != LINE_RAW) {
-            n = ls->base64 ? base64_encode(out, n, text) : hex_encode(out, n, text);
+            n = ls->text == SUM_BASE64 ? base64_encode(out, n, text) : hex_encode(out, n, text);
             out = text;
         }
         /* A full disk or a closed pipe stops a long output here, not after
@@ -47,7 +47,8 @@ static void print_tag(const hasher *h, size_t len)
 int print_sum_line(const line_style *ls, const hasher *h, char *const *names,
                    size_t n, const sum_source *sum)
 {
-    int named = ls->form == LINE_UNTAGGED || ls->form == LINE_TAGGED;
+    int untagged = ls->form == LINE_UNTAGGED || ls->form == LINE_BINARY;
+    int named = untagged || ls->form == LINE_TAGGED;
     int escape = named && ls->end != '\0' && names_need_escape(names, n), err;
 
     if (escape)
@@ -59,8 +60,8 @@ int print_sum_line(const line_style *ls, const hasher *h, char *const *names,
         fputs(") = ", stdout);
     }
     err = print_sum(ls, sum);
-    if (err != KSUM_EWRITE && ls->form == LINE_UNTAGGED) {
-        fputs(ls->binary ? " *" : "  ", stdout);
+    if (err != KSUM_EWRITE && untagged) {
+        fputs(ls->form == LINE_BINARY ? " *" : "  ", stdout);
         print_names(stdout, names, n, escape);
     }
     if (err != KSUM_EWRITE && ls->form != LINE_RAW)
