@@ -93,6 +93,24 @@ def test_no_include_circle_in_the_cli():
     assert circle is None, " -> ".join(circle)
 
 
+# Where the parsed command line (front/options.h's struct options) may go:
+# front/ reads it and main.c hands each stage a struct of what that stage
+# uses; parts.c resolves the options again once the records of --combine
+# have named the algorithm.
+OPTIONS_USERS = {"main.c", "parts/parts.c", "parts/parts.h"}
+
+
+def test_each_stage_is_given_what_it_uses_not_the_options():
+    """The hasher, the road, the printers and check mode take a hash_spec,
+    a name_spec, a tree_spec, a check_spec or a line_style, never the whole
+    of what the user said."""
+    use = re.compile(r"\boptions\s*\*|\boptions\s+\w+\s*[;=]")
+    comment = re.compile(r"/\*.*?\*/", re.S)
+    found = sorted(os.path.relpath(p, CLI) for p in sources(CLI)
+                   if group_of(p) != "front" and use.search(comment.sub("", open(p).read())))
+    assert set(found) <= OPTIONS_USERS, found
+
+
 def test_messages_depend_on_nothing_of_ksum():
     assert module_graph(CLI)["messages"] == set()
 
