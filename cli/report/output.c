@@ -11,7 +11,9 @@
  * Returns 0, KSUM_EHASH, or KSUM_EWRITE as soon as a write has failed. */
 static int print_sum(const line_style *ls, const sum_source *sum)
 {
-    enum { PIECE = 4608 };      /* a multiple of 3 */
+    /* A multiple of 3, and small: every line is printed through this frame,
+     * on a main stack that may be limited to a few KiB (ulimit -s). */
+    enum { PIECE = 768 };
     uint8_t chunk[PIECE];
     char text[2 * PIECE];
 

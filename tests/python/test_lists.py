@@ -253,20 +253,26 @@ def test_no_signal_under_any_address_space_limit(tmp_path, args):
 
 @pytest.mark.skipif(SANITIZED, reason="the sanitizers need more stack")
 @pytest.mark.parametrize("args", [["--version"], ["--sha3-256", "a", "b"], ["--k12", "a"],
-                                  ["-c", "SUMS"], ["-r", "--sha3-256", "."]])
+                                  ["-c", "SUMS"], ["-r", "--sha3-256", "."],
+                                  ["--tree", "."], ["--shake256", "-n", "100000", "a"],
+                                  ["--shake256", "-n", "10000", "--base64", "a", "b"],
+                                  ["--k12", "-n", "2000000", "a"]])
 def test_a_small_stack_limit(tmp_path, args):
-    """ulimit -s of 32 KiB (openssl dgst runs at 16): ksum reserved half of
-    the limit at start, and a hasher_set of 16 KiB lived on the stack; both
-    crashed it (SIGSEGV) while the arguments, the environment and the
-    loader's frames took the rest."""
+    """ulimit -s of 32 KiB (openssl dgst runs at 16), with 6 KB of
+    environment, as a CI job may have: ksum reserved half of the limit at
+    start, a hasher_set of 16 KiB lived on the stack, and the printing of
+    a sum line held 14 KiB of pieces there; each crashed it (SIGSEGV) while
+    the arguments, the environment and the loader's frames took the
+    rest."""
     (tmp_path / "a").write_bytes(b"a" * 100)
     (tmp_path / "b").write_bytes(b"b" * 70000)
     (tmp_path / "SUMS").write_bytes(run(["a", "b"], cwd=tmp_path)[1])
     want = run(args, cwd=tmp_path)
     assert want[0] == 0
+    env = {"PATH": os.environ.get("PATH", "/usr/bin"), "X": "x" * 6000}
     for _ in range(10):   # where the stack starts is random
         p = subprocess.run([KSUM] + args, cwd=tmp_path, stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, timeout=60,
+                           stderr=subprocess.PIPE, timeout=60, env=env,
                            preexec_fn=lambda: resource.setrlimit(
                                resource.RLIMIT_STACK, (32 << 10, 32 << 10)))
         assert (p.returncode, p.stdout) == (0, want[1]), p.stderr.decode()
