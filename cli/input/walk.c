@@ -81,17 +81,25 @@ static char walk_type(mode_t mode)
     return S_ISDIR(mode) ? 'd' : S_ISLNK(mode) ? 'l' : 's';
 }
 
+/* What the file at path in dirfd is by its status (a link's own unless
+ * follow); '?', with errno set, when it could not be examined. */
+static char examine(int dirfd, const char *path, int follow)
+{
+    struct stat st;
+
+    return fstatat(dirfd, path, &st, follow ? 0 : AT_SYMLINK_NOFOLLOW) != 0 ? '?'
+                                                                          : walk_type(st.st_mode);
+}
+
 /* What an entry is (the link, never its target): d_type, or where the
  * file system does not say, its status.  No stat otherwise: a regular
  * file's execute bit is read where it is opened, and a stat per file
  * would cost more than hashing a small one. */
 static char entry_type(int dirfd, const struct dirent *de)
 {
-    struct stat st;
-
     if (de->d_type != DT_UNKNOWN)
         return walk_type(DTTOIF(de->d_type));
-    return fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ? '?' : walk_type(st.st_mode);
+    return examine(dirfd, de->d_name, 0);
 }
 
 /* Reads every entry of d that s keeps into l; 0 or the errno of a failed
@@ -221,16 +229,13 @@ static int enter(name_source *s, char *path, int follow, named *n)
 static int classify(name_source *s, char *path, char type, named *n)
 {
     int deref = s->spec.dereference;
-    struct stat st;
 
-    if (type == '?' || (type == 'l' && deref)) {
-        if ((deref ? stat(path, &st) : lstat(path, &st)) != 0) {
-            error_entry(n, path, errno);
-            return 1;
-        }
-        type = walk_type(st.st_mode);
-    }
+    if (type == '?' || (type == 'l' && deref))
+        type = examine(AT_FDCWD, path, deref);
     switch (type) {
+    case '?':
+        error_entry(n, path, errno);
+        return 1;
     case 'f':
         *n = (named){.kind = NAME_FILE, .path = path, .walked = 1, .nofollow = !deref};
         return 1;
@@ -328,19 +333,17 @@ static int list_next(name_source *s, char **name, named *n)
 /* A name given by the user (operand or list): 1 when that gave *n. */
 static int root(name_source *s, char *path, named *n)
 {
-    struct stat st;
-
     if (s->list_is_stdin && is_standard_input(path)) {
         error_entry(n, path, KSUM_ELISTSTDIN);
         return 1;
     }
-    /* Not there: opening it says what is wrong. */
-    int there = strcmp(path, "-") != 0 && stat(path, &st) == 0;
+    /* Not there ('?'): opening it says what is wrong. */
+    char type = strcmp(path, "-") != 0 ? examine(AT_FDCWD, path, 1) : '?';
     /* A directory named is walked even through a symbolic link. */
-    if (there && s->spec.recursive && S_ISDIR(st.st_mode))
+    if (type == 'd' && s->spec.recursive)
         return enter(s, path, 1, n);
     n->path = path;
-    n->kind = there && S_ISREG(st.st_mode) ? NAME_FILE : NAME_STREAM;
+    n->kind = type == 'f' ? NAME_FILE : NAME_STREAM;
     return 1;
 }
 
@@ -561,7 +564,6 @@ static void tree_step(tree_walk *w, tree_item *it)
     walk_level *top = &w->stack.at[w->stack.depth - 1];
     int err, type = next_entry(&w->stack, &it->path, &err);
     const char *name;
-    struct stat st;
 
     if (type <= 0) {
         if (type < 0)
@@ -588,8 +590,7 @@ static void tree_step(tree_walk *w, tree_item *it)
                    "(--exclude leaves it out)");
         return;
     default:
-        error_item(it, it->path, fstatat(top->dir->fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0
-                                     ? errno : ECHILD, NULL);
+        error_item(it, it->path, examine(top->dir->fd, name, 0) == '?' ? errno : ECHILD, NULL);
     }
 }
 
