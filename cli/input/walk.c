@@ -596,8 +596,6 @@ static void tree_step(tree_walk *w, tree_item *it)
 
 int tree_walk_next(tree_walk *w, tree_item *it)
 {
-    struct stat st;
-
     memset(it, 0, sizeof *it);
     if (w->stack.depth > 0)
         tree_step(w, it);
@@ -605,13 +603,9 @@ int tree_walk_next(tree_walk *w, tree_item *it)
         return 0;
     else if ((it->path = strdup(*w->roots++)) == NULL)
         error_item(it, NULL, ENOMEM, NULL);
-    /* The next DIR operand: it must be a directory, reached through a
-     * link or not. */
-    else if (stat(it->path, &st) != 0)
-        error_item(it, it->path, errno, NULL);
-    else if (!S_ISDIR(st.st_mode))
-        error_item(it, it->path, ENOTDIR, NULL);
     else {
+        /* The next DIR operand, reached through a link or not: opening it
+         * as a directory (never waiting on a FIFO) says when it is none. */
         w->root_len = strlen(it->path) + !tree_name(it->path);
         tree_enter(w, it);
     }
