@@ -480,19 +480,16 @@ static int matches(const pattern *p, const char *rel, const char *name, int is_d
 static int kept(const tree_walk *w, const walk_level *l, const char *name, char type)
 {
     const char *dir_rel = strlen(l->path) > w->root_len ? l->path + w->root_len : "";
-    size_t len = strlen(dir_rel) + strlen(name) + 2;
-    char small[512], *rel;
+    char *rel;
     int found = 0;
 
     if (w->npats == 0)
         return 1;
-    if ((rel = len <= sizeof small ? small : malloc(len)) == NULL)
+    if ((rel = walk_join(dir_rel, name)) == NULL)
         return -1;
-    snprintf(rel, len, "%s%s%s", dir_rel, *dir_rel ? "/" : "", name);
     for (size_t i = 0; !found && i < w->npats; i++)
         found = matches(&w->pats[i], rel, name, type == 'd');
-    if (rel != small)
-        free(rel);
+    free(rel);
     return !found;
 }
 
