@@ -495,10 +495,10 @@ static int kept(const tree_walk *w, const walk_level *l, const char *name, char 
 
 /* ---- the walk ---- */
 
-static void error_item(tree_item *it, char *path, int err, const char *why)
+/* What is wrong with it->path (NULL when there was no memory for it). */
+static void error_item(tree_item *it, int err, const char *why)
 {
     it->kind = TREE_ERROR;
-    it->path = path;
     it->err = err;
     it->why = why;
 }
@@ -517,8 +517,7 @@ static void tree_enter(tree_walk *w, tree_item *it)
     /* An entry read as a directory that is no longer one (a link now)
      * changed while the tree was walked. */
     if (err != 0) {
-        error_item(it, it->path, (err == ELOOP || err == ENOTDIR) && depth > 0 ? KSUM_ECHANGED
-                                                                               : err, NULL);
+        error_item(it, (err == ELOOP || err == ENOTDIR) && depth > 0 ? KSUM_ECHANGED : err, NULL);
         return;
     }
     /* A directory whose entries changed while they were read (its size or
@@ -540,8 +539,7 @@ static void link_item(const walk_level *top, tree_item *it)
                                   : -1;
         if (got < 0) {
             /* EINVAL: no longer a link, changed since it was read */
-            error_item(it, it->path, buf == NULL ? ENOMEM : errno == EINVAL ? KSUM_ECHANGED
-                                                                         : errno, NULL);
+            error_item(it, buf == NULL ? ENOMEM : errno == EINVAL ? KSUM_ECHANGED : errno, NULL);
             free(buf);
             return;
         }
@@ -564,7 +562,7 @@ static void tree_step(tree_walk *w, tree_item *it)
 
     if (type <= 0) {
         if (type < 0)
-            error_item(it, it->path, err, NULL);
+            error_item(it, err, NULL);
         it->kind = type < 0 ? TREE_ERROR : TREE_LEAVE;
         return;
     }
@@ -583,11 +581,11 @@ static void tree_step(tree_walk *w, tree_item *it)
         tree_enter(w, it);
         return;
     case 's':
-        error_item(it, it->path, KSUM_ENOTREG, "a FIFO, socket or device in a tree "
-                   "(--exclude leaves it out)");
+        error_item(it, KSUM_ENOTREG,
+                   "a FIFO, socket or device in a tree (--exclude leaves it out)");
         return;
     default:
-        error_item(it, it->path, examine(top->dir->fd, name, 0) == '?' ? errno : ECHILD, NULL);
+        error_item(it, examine(top->dir->fd, name, 0) == '?' ? errno : ECHILD, NULL);
     }
 }
 
@@ -599,7 +597,7 @@ int tree_walk_next(tree_walk *w, tree_item *it)
     else if (*w->roots == NULL)
         return 0;
     else if ((it->path = strdup(*w->roots++)) == NULL)
-        error_item(it, NULL, ENOMEM, NULL);
+        error_item(it, ENOMEM, NULL);
     else {
         /* The next DIR operand, reached through a link or not: opening it
          * as a directory (never waiting on a FIFO) says when it is none. */
