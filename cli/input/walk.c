@@ -558,16 +558,15 @@ static void tree_step(tree_walk *w, tree_item *it)
 {
     walk_level *top = &w->stack.at[w->stack.depth - 1];
     int err, type = next_entry(&w->stack, &it->path, &err);
-    const char *name;
 
     if (type <= 0) {
+        it->kind = TREE_LEAVE;
         if (type < 0)
             error_item(it, err, NULL);
-        it->kind = type < 0 ? TREE_ERROR : TREE_LEAVE;
         return;
     }
-    name = top->names + top->at[top->next - 1] + 1;   /* after its type */
-    it->name_at = strlen(it->path) - strlen(name);
+    /* the entry's name, after its type byte, ends its path */
+    it->name_at = strlen(it->path) - strlen(top->names + top->at[top->next - 1] + 1);
     switch (type) {
     case 'f':
         it->kind = TREE_FILE;
@@ -585,7 +584,8 @@ static void tree_step(tree_walk *w, tree_item *it)
                    "a FIFO, socket or device in a tree (--exclude leaves it out)");
         return;
     default:
-        error_item(it, examine(top->dir->fd, name, 0) == '?' ? errno : ECHILD, NULL);
+        error_item(it, examine(top->dir->fd, it->path + it->name_at, 0) == '?' ? errno : ECHILD,
+                   NULL);
     }
 }
 
