@@ -91,17 +91,6 @@ static char examine(int dirfd, const char *path, int follow)
                                                                           : walk_type(st.st_mode);
 }
 
-/* What an entry is (the link, never its target): d_type, or where the
- * file system does not say, its status.  No stat otherwise: a regular
- * file's execute bit is read where it is opened, and a stat per file
- * would cost more than hashing a small one. */
-static char entry_type(int dirfd, const struct dirent *de)
-{
-    if (de->d_type != DT_UNKNOWN)
-        return walk_type(DTTOIF(de->d_type));
-    return examine(dirfd, de->d_name, 0);
-}
-
 /* Reads every entry of d that s keeps into l; 0 or the errno of a failed
  * read or of no memory. */
 static int read_entries(const walk_stack *s, DIR *d, walk_level *l)
@@ -114,7 +103,12 @@ static int read_entries(const walk_stack *s, DIR *d, walk_level *l)
             return errno;
         if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
             continue;
-        char type = entry_type(dirfd(d), de);
+        /* What it is (the link, never its target): d_type, or where the
+         * file system does not say, its status.  No stat otherwise: a
+         * regular file's execute bit is read where it is opened, and a stat
+         * per file would cost more than hashing a small one. */
+        char type = de->d_type != DT_UNKNOWN ? walk_type(DTTOIF(de->d_type))
+                                             : examine(dirfd(d), de->d_name, 0);
         int keep = s->tree != NULL ? kept(s->tree, l, de->d_name, type) : 1;
         if (keep < 0 || (keep && !walk_add(l, type, de->d_name)))
             return ENOMEM;
