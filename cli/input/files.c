@@ -79,19 +79,17 @@ void file_progress_add(file_progress *p, size_t n)
 
 static int buffers_new(input *in, int read_ahead)
 {
+    memset(in, 0, sizeof *in);
     in->read_ahead = read_ahead;
     in->size = read_ahead ? INPUT_SIZE_READ_AHEAD : INPUT_SIZE;
-    for (int i = 0; i < INPUT_BUFFERS; i++)
-        in->buf[i] = i == 0 || read_ahead ? input_buffer_new(in->size) : NULL;
     for (int i = 0; i < (read_ahead ? INPUT_BUFFERS : 1); i++)
-        if (in->buf[i] == NULL)
+        if ((in->buf[i] = input_buffer_new(in->size)) == NULL)
             return 0;
     return 1;
 }
 
 int input_init(input *in, int read_ahead)
 {
-    memset(in, 0, sizeof *in);
     if (buffers_new(in, read_ahead))
         return 1;
     /* Reading ahead is only speed: without room for its 16 MiB (ulimit -v),

@@ -24,20 +24,17 @@ static int regular_element(hasher *h, feed *f, uint64_t size, input *in)
 /* A stream waits in memory up to this, then in a temporary file. */
 #define STREAM_IN_MEMORY ((size_t)32 << 20)
 
-/* Reads fd to its end, or until *len passes limit (*more then says so:
- * a stream of limit bytes exactly stays in memory). */
-static int read_stream(int fd, uint8_t **buf, size_t *len, size_t limit, int *more)
+/* Reads fd to its end, or until *len passes limit (a stream of limit
+ * bytes exactly stays in memory). */
+static int read_stream(int fd, uint8_t **buf, size_t *len, size_t limit)
 {
     size_t cap = 0, want, got;
     uint8_t *grown;
     int err;
 
-    *more = 0;
     do {
-        if (*len > limit) {
-            *more = 1;
+        if (*len > limit)
             return 0;
-        }
         cap = cap == 0 ? 1 << 16 : 2 * cap <= limit ? 2 * cap : limit + 1;
         if ((grown = realloc(*buf, cap)) == NULL)
             return ENOMEM;
@@ -106,9 +103,9 @@ static int stream_element(hasher *h, int fd, input *in)
 {
     uint8_t *buf = NULL;
     size_t len = 0;
-    int more, err = read_stream(fd, &buf, &len, STREAM_IN_MEMORY, &more);
+    int err = read_stream(fd, &buf, &len, STREAM_IN_MEMORY);
 
-    if (err == 0 && more)
+    if (err == 0 && len > STREAM_IN_MEMORY)
         err = spilled_element(h, fd, buf, len, in);
     else if (err == 0 && (!hasher_announce(h, len) || !hasher_update(h, buf, len)))
         err = KSUM_EHASH;

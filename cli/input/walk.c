@@ -81,17 +81,14 @@ static char walk_type(mode_t mode)
     return S_ISDIR(mode) ? 'd' : S_ISLNK(mode) ? 'l' : 's';
 }
 
-/* What an entry is (the link, never its target): d_type, or where the
- * file system does not say, its status.  No stat otherwise: a regular
- * file's execute bit is read where it is opened, and a stat per file
- * would cost more than hashing a small one. */
-static char entry_type(int dirfd, const struct dirent *de)
+/* What the file at path in dirfd is by its status (a link's own unless
+ * follow); '?', with errno set, when it could not be examined. */
+static char examine(int dirfd, const char *path, int follow)
 {
     struct stat st;
 
-    if (de->d_type != DT_UNKNOWN)
-        return walk_type(DTTOIF(de->d_type));
-    return fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ? '?' : walk_type(st.st_mode);
+    return fstatat(dirfd, path, &st, follow ? 0 : AT_SYMLINK_NOFOLLOW) != 0 ? '?'
+                                                                          : walk_type(st.st_mode);
 }
 
 /* Reads every entry of d that s keeps into l; 0 or the errno of a failed
@@ -106,7 +103,12 @@ static int read_entries(const walk_stack *s, DIR *d, walk_level *l)
             return errno;
         if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
             continue;
-        char type = entry_type(dirfd(d), de);
+        /* What it is (the link, never its target): d_type, or where the
+         * file system does not say, its status.  No stat otherwise: a
+         * regular file's execute bit is read where it is opened, and a stat
+         * per file would cost more than hashing a small one. */
+        char type = de->d_type != DT_UNKNOWN ? walk_type(DTTOIF(de->d_type))
+                                             : examine(dirfd(d), de->d_name, 0);
         int keep = s->tree != NULL ? kept(s->tree, l, de->d_name, type) : 1;
         if (keep < 0 || (keep && !walk_add(l, type, de->d_name)))
             return ENOMEM;
@@ -221,16 +223,13 @@ static int enter(name_source *s, char *path, int follow, named *n)
 static int classify(name_source *s, char *path, char type, named *n)
 {
     int deref = s->spec.dereference;
-    struct stat st;
 
-    if (type == '?' || (type == 'l' && deref)) {
-        if ((deref ? stat(path, &st) : lstat(path, &st)) != 0) {
-            error_entry(n, path, errno);
-            return 1;
-        }
-        type = walk_type(st.st_mode);
-    }
+    if (type == '?' || (type == 'l' && deref))
+        type = examine(AT_FDCWD, path, deref);
     switch (type) {
+    case '?':
+        error_entry(n, path, errno);
+        return 1;
     case 'f':
         *n = (named){.kind = NAME_FILE, .path = path, .walked = 1, .nofollow = !deref};
         return 1;
@@ -328,19 +327,17 @@ static int list_next(name_source *s, char **name, named *n)
 /* A name given by the user (operand or list): 1 when that gave *n. */
 static int root(name_source *s, char *path, named *n)
 {
-    struct stat st;
-
     if (s->list_is_stdin && is_standard_input(path)) {
         error_entry(n, path, KSUM_ELISTSTDIN);
         return 1;
     }
-    /* Not there: opening it says what is wrong. */
-    int there = strcmp(path, "-") != 0 && stat(path, &st) == 0;
+    /* Not there ('?'): opening it says what is wrong. */
+    char type = strcmp(path, "-") != 0 ? examine(AT_FDCWD, path, 1) : '?';
     /* A directory named is walked even through a symbolic link. */
-    if (there && s->spec.recursive && S_ISDIR(st.st_mode))
+    if (type == 'd' && s->spec.recursive)
         return enter(s, path, 1, n);
     n->path = path;
-    n->kind = there && S_ISREG(st.st_mode) ? NAME_FILE : NAME_STREAM;
+    n->kind = type == 'f' ? NAME_FILE : NAME_STREAM;
     return 1;
 }
 
@@ -477,28 +474,25 @@ static int matches(const pattern *p, const char *rel, const char *name, int is_d
 static int kept(const tree_walk *w, const walk_level *l, const char *name, char type)
 {
     const char *dir_rel = strlen(l->path) > w->root_len ? l->path + w->root_len : "";
-    size_t len = strlen(dir_rel) + strlen(name) + 2;
-    char small[512], *rel;
+    char *rel;
     int found = 0;
 
     if (w->npats == 0)
         return 1;
-    if ((rel = len <= sizeof small ? small : malloc(len)) == NULL)
+    if ((rel = walk_join(dir_rel, name)) == NULL)
         return -1;
-    snprintf(rel, len, "%s%s%s", dir_rel, *dir_rel ? "/" : "", name);
     for (size_t i = 0; !found && i < w->npats; i++)
         found = matches(&w->pats[i], rel, name, type == 'd');
-    if (rel != small)
-        free(rel);
+    free(rel);
     return !found;
 }
 
 /* ---- the walk ---- */
 
-static void error_item(tree_item *it, char *path, int err, const char *why)
+/* What is wrong with it->path (NULL when there was no memory for it). */
+static void error_item(tree_item *it, int err, const char *why)
 {
     it->kind = TREE_ERROR;
-    it->path = path;
     it->err = err;
     it->why = why;
 }
@@ -517,8 +511,7 @@ static void tree_enter(tree_walk *w, tree_item *it)
     /* An entry read as a directory that is no longer one (a link now)
      * changed while the tree was walked. */
     if (err != 0) {
-        error_item(it, it->path, (err == ELOOP || err == ENOTDIR) && depth > 0 ? KSUM_ECHANGED
-                                                                               : err, NULL);
+        error_item(it, (err == ELOOP || err == ENOTDIR) && depth > 0 ? KSUM_ECHANGED : err, NULL);
         return;
     }
     /* A directory whose entries changed while they were read (its size or
@@ -540,8 +533,7 @@ static void link_item(const walk_level *top, tree_item *it)
                                   : -1;
         if (got < 0) {
             /* EINVAL: no longer a link, changed since it was read */
-            error_item(it, it->path, buf == NULL ? ENOMEM : errno == EINVAL ? KSUM_ECHANGED
-                                                                         : errno, NULL);
+            error_item(it, buf == NULL ? ENOMEM : errno == EINVAL ? KSUM_ECHANGED : errno, NULL);
             free(buf);
             return;
         }
@@ -560,17 +552,15 @@ static void tree_step(tree_walk *w, tree_item *it)
 {
     walk_level *top = &w->stack.at[w->stack.depth - 1];
     int err, type = next_entry(&w->stack, &it->path, &err);
-    const char *name;
-    struct stat st;
 
     if (type <= 0) {
+        it->kind = TREE_LEAVE;
         if (type < 0)
-            error_item(it, it->path, err, NULL);
-        it->kind = type < 0 ? TREE_ERROR : TREE_LEAVE;
+            error_item(it, err, NULL);
         return;
     }
-    name = top->names + top->at[top->next - 1] + 1;   /* after its type */
-    it->name_at = strlen(it->path) - strlen(name);
+    /* the entry's name, after its type byte, ends its path */
+    it->name_at = strlen(it->path) - strlen(top->names + top->at[top->next - 1] + 1);
     switch (type) {
     case 'f':
         it->kind = TREE_FILE;
@@ -584,33 +574,27 @@ static void tree_step(tree_walk *w, tree_item *it)
         tree_enter(w, it);
         return;
     case 's':
-        error_item(it, it->path, KSUM_ENOTREG, "a FIFO, socket or device in a tree "
-                   "(--exclude leaves it out)");
+        error_item(it, KSUM_ENOTREG,
+                   "a FIFO, socket or device in a tree (--exclude leaves it out)");
         return;
     default:
-        error_item(it, it->path, fstatat(top->dir->fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0
-                                     ? errno : ECHILD, NULL);
+        error_item(it, examine(top->dir->fd, it->path + it->name_at, 0) == '?' ? errno : ECHILD,
+                   NULL);
     }
 }
 
 int tree_walk_next(tree_walk *w, tree_item *it)
 {
-    struct stat st;
-
     memset(it, 0, sizeof *it);
     if (w->stack.depth > 0)
         tree_step(w, it);
     else if (*w->roots == NULL)
         return 0;
     else if ((it->path = strdup(*w->roots++)) == NULL)
-        error_item(it, NULL, ENOMEM, NULL);
-    /* The next DIR operand: it must be a directory, reached through a
-     * link or not. */
-    else if (stat(it->path, &st) != 0)
-        error_item(it, it->path, errno, NULL);
-    else if (!S_ISDIR(st.st_mode))
-        error_item(it, it->path, ENOTDIR, NULL);
+        error_item(it, ENOMEM, NULL);
     else {
+        /* The next DIR operand, reached through a link or not: opening it
+         * as a directory (never waiting on a FIFO) says when it is none. */
         w->root_len = strlen(it->path) + !tree_name(it->path);
         tree_enter(w, it);
     }
