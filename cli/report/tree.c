@@ -65,15 +65,28 @@ typedef struct folder {
     const tree_spec *t;     /* (no --manifest with --check) */
     int quiet;
     int ok;                 /* every tree got its digest */
+    int no_memory;          /* an error was the want of memory, not the tree's */
     tree_walk *w;           /* the walk on the road */
 } folder;
 
 /* An error in the innermost directory, which then has no value (between
- * DIRs: in the run), said unless quiet or err is 0 (said already). */
+ * DIRs: in the run), said unless quiet or err is 0 (said already).  EVP
+ * failing here (KSUM_EHASH without why) left its reason queued: a want of
+ * memory, or no reason (ksumprov queues none for a failed allocation), is
+ * ENOMEM, no fault of the tree. */
 static void fail(folder *f, const char *path, int err, const char *why)
 {
+    char reason[512];
+
+    if (err == KSUM_EHASH && why == NULL) {
+        int memory = openssl_reason(reason, sizeof reason) ||
+                     strcmp(reason, "no reason given") == 0;
+        err = memory ? ENOMEM : KSUM_EHASH;
+        why = memory ? NULL : reason;
+    }
     if (!f->quiet && err != 0)
         report_error(path != NULL ? path : "ksum", err, why);
+    f->no_memory |= err == ENOMEM;
     if (f->depth > 0)
         f->stack[f->depth - 1].failed = 1;
     else
@@ -105,6 +118,7 @@ static int fold_enter(folder *f, tree_item *it)
     if (!grow_array(&f->stack, &f->cap, f->depth + 1, sizeof *f->stack, 16)) {
         report_error(it->path != NULL ? it->path : "ksum", ENOMEM, NULL);
         f->ok = 0;
+        f->no_memory = 1;
         return KSUM_EWRITE;
     }
     nd = &f->stack[f->depth];
@@ -304,6 +318,10 @@ static int fold(void *ctx, void *item, file_result *r, file_progress *progress)
     case TREE_LINK:
         break;
     }
+    /* A worker's want of memory or EVP failure is not the file's: hashed
+     * here again, where what fails is said. */
+    if (r != NULL && (r->err == ENOMEM || r->err == KSUM_EHASH))
+        r = NULL;
     /* Hashed even in a tree that already failed: every error is named. */
     if (r == NULL) {
         here.err = hash_here(f, it, &here.mode);
@@ -483,8 +501,10 @@ int tree_digest(const tree_check *tc, const digest_spec *d, hasher *root, const 
     f->t = tc->t;
     f->quiet = tc->quiet;
     f->in = tc->in;
+    /* Memory that ran out is no fault of the tree: check mode stops, and
+     * gives no verdict. */
     if (folder_open(f, root->lib) && fold_roots(f, roots))
-        err = f->ok ? 0 : KSUM_ETREE;
+        err = f->no_memory ? ENOMEM : f->ok ? 0 : KSUM_ETREE;
     folder_close(f);
     return err;
 }

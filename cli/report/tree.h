@@ -45,7 +45,8 @@ typedef struct tree_check {
 /* The tree at path for check mode, into root (opened by the caller, begun
  * and absorbed here, then ended or squeezed by the caller, at its size):
  * d names the algorithm and its options.  Returns 0, ENOENT when path is
- * missing, or KSUM_ETREE when it has no digest. */
+ * missing, ENOMEM when memory ran out in it (said), or KSUM_ETREE when it
+ * has no digest. */
 int tree_digest(const tree_check *tc, const digest_spec *d, hasher *root, const char *path);
 
 #endif

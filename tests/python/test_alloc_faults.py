@@ -35,6 +35,10 @@ SCENARIOS = {
     "check_mixed": ["-c", "--threads", "2", "mixed"],
     "concurrent": ["--sha3-256", "--threads", "2", "a", "b", "c", "d"],
     "stream": ["--shake256", "-n", str(MiB + 1000), "a"],
+    # a line whose output is squeezed piece by piece as it is compared,
+    # and a directory tree's line, both on the printing thread
+    "check_stream": ["-c", "longsums"],
+    "check_tree": ["-c", "--tree", "treesums"],
     # the walk, names from a list, several algorithms, batched at one thread
     "walk": ["-r", "--threads", "2", "--sha3-256", "--shake128", "tree"],
     "list": ["--files-from=list", "-r", "--threads", "1", "--kmac128"],
@@ -62,6 +66,11 @@ def files(tmp_path_factory):
     sums = "".join(f"{hashlib.sha3_256((d / n).read_bytes()).hexdigest()}  {n}\n"
                    for n in "ab")
     (d / "sums").write_text(sums)
+    (d / "longsums").write_bytes(
+        run_plain(["--shake256", "-n", str(MiB + 1), "--tag", "a", "b"], d) +
+        run_plain(["--tuplehash128", "-n", "4608", "--tag", "a", "b"], d) +
+        run_plain(["--shake128", "-n", "4608", "--tag", "a"], d))
+    (d / "treesums").write_bytes(run_plain(["--tree", "tree/"], d))
     mixed = [run_plain(["--tag", "a"], d), run_plain(["--shake128", "-n", "8", "--tag", "b"], d),
              run_plain(["--tuplehash128", "--tag", "a", "b"], d), run_plain(["--k12", "--tag", "c"], d),
              run_plain(["--sha3-512", "--tag", "d"], d), run_plain(["--tag", "a"], d)]
