@@ -102,31 +102,25 @@ static int line_ended(void)
     return out.len <= PIPE_BUF || emit(out.len);
 }
 
-static int hold(const char *p, size_t n)
-{
-    while (n > 0) {
-        size_t take;
-        if (out.len == OUT_HELD && !emit(out.done > 0 ? out.done : out.len))
-            return 0;
-        take = n < OUT_HELD - out.len ? n : OUT_HELD - out.len;
-        memcpy(out.buf + out.len, p, take);
-        out.len += take;
-        p += take;
-        n -= take;
-    }
-    return 1;
-}
-
+/* Each piece held up to a line end or to a full buffer, which then goes
+ * out as its whole lines, or as the start of a line longer than it. */
 static ssize_t stream_write(void *cookie, const char *p, size_t n)
 {
     (void)cookie;
     for (size_t left = n; left > 0 && out.err == 0;) {
-        const char *end = memchr(p, out.end, left);
-        size_t take = end != NULL ? (size_t)(end - p) + 1 : left;
-        if (hold(p, take) && end != NULL)
-            line_ended();
+        size_t take = left < OUT_HELD - out.len ? left : OUT_HELD - out.len;
+        const char *end = memchr(p, out.end, take);
+
+        if (end != NULL)
+            take = (size_t)(end - p) + 1;
+        memcpy(out.buf + out.len, p, take);
+        out.len += take;
         p += take;
         left -= take;
+        if (end != NULL)
+            line_ended();
+        else if (out.len == OUT_HELD)
+            emit(out.done > 0 ? out.done : out.len);
     }
     errno = out.err;
     return out.err == 0 ? (ssize_t)n : -1;
