@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "base/encoding.h"
 
+#include <string.h>
+
 static const char hex_digits[] = "0123456789abcdef";
 static const char base64_digits[] =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -78,26 +80,6 @@ static int base64_value(char c)
                                        RUN2('8', 61), ['+'] = 63, ['/'] = 64};
 
     return values[(unsigned char)c] - 1;
-}
-
-/* The last quantum, with its padding: 1, 2 or 3 bytes at out. */
-static int base64_last(const char *text, size_t pad, uint8_t *out, size_t *got)
-{
-    size_t digits = 4 - pad;
-    uint32_t v = 0;
-
-    for (size_t j = 0; j < 4; j++) {
-        int d = j < digits ? base64_value(text[j]) : 0;
-        if (d < 0)
-            return 0;
-        v = v << 6 | (uint32_t)d;
-    }
-    /* the bits after the last byte are zero in what base64_encode wrote */
-    if ((digits == 2 && (v & 0xFFFF) != 0) || (digits == 3 && (v & 0xFF) != 0))
-        return 0;
-    for (size_t j = 0; j + 1 < digits; j++)
-        out[(*got)++] = (uint8_t)(v >> (16 - 8 * j));
-    return 1;
 }
 
 /* Whole quanta (no padding), full characters, into full / 4 * 3 bytes,
@@ -181,33 +163,43 @@ __attribute__((target("avx2"))) static int decode_quanta_avx2(const char *text, 
     return ok;
 }
 
+#define HAVE_AVX2_PATH
+#endif
+
 static int decode_quanta(const char *text, size_t full, uint8_t *out)
 {
+#ifdef HAVE_AVX2_PATH
     if (full >= 32 && __builtin_cpu_supports("avx2"))
         return decode_quanta_avx2(text, full, out);
-    return base64_decode_quanta(text, full, out);
-}
-#else
-static int decode_quanta(const char *text, size_t full, uint8_t *out)
-{
-    return base64_decode_quanta(text, full, out);
-}
 #endif
+    return base64_decode_quanta(text, full, out);
+}
+
+/* The last quantum, with its padding: 3 - pad bytes at out.  Padding
+ * decodes as 'A', zero bits, which must also be all the bits after the
+ * last byte, as base64_encode leaves them. */
+static int base64_last(const char *text, size_t pad, uint8_t *out)
+{
+    const char quantum[4] = {text[0], text[1], pad == 2 ? 'A' : text[2], 'A'};
+    uint8_t bytes[3];
+
+    if (!base64_decode_quanta(quantum, 4, bytes) || bytes[2] != 0 || (pad == 2 && bytes[1] != 0))
+        return 0;
+    memcpy(out, bytes, 3 - pad);
+    return 1;
+}
 
 int base64_decode(const char *text, size_t n, uint8_t *out, size_t *len)
 {
     size_t pad = n >= 1 && text[n - 1] == '=' ? (n >= 2 && text[n - 2] == '=' ? 2 : 1) : 0;
-    size_t got, full;
+    size_t full;
 
     if (n == 0 || n % 4 != 0)
         return 0;
     full = pad ? n - 4 : n;
-    if (!decode_quanta(text, full, out))
+    if (!decode_quanta(text, full, out) || (pad && !base64_last(text + full, pad, out + full / 4 * 3)))
         return 0;
-    got = full / 4 * 3;
-    if (pad && !base64_last(text + full, pad, out, &got))
-        return 0;
-    *len = got;
+    *len = full / 4 * 3 + (pad ? 3 - pad : 0);
     return 1;
 }
 

@@ -65,7 +65,6 @@ static struct {
     char end;       /* what ends a line: '\n', or NUL with --zero */
     int err;        /* the errno of the write that failed; 0: none */
     int closed;     /* stdout was closed: nothing to flush at exit */
-    int terminal;   /* each line written at once, as stdio does there */
 } out = {.end = '\n'};
 
 static int write_all(const char *p, size_t n)
@@ -97,41 +96,31 @@ static int emit(size_t n)
  * pass PIPE_BUF they go first, and it alone too when it is longer. */
 static int line_ended(void)
 {
-    if (out.terminal)
-        return emit(out.len);
     if (out.len > PIPE_BUF && !emit(out.done))
         return 0;
-    if (out.len > PIPE_BUF)
-        return emit(out.len);
     out.done = out.len;
-    return 1;
+    return out.len <= PIPE_BUF || emit(out.len);
 }
 
-static int hold(const char *p, size_t n)
-{
-    while (n > 0) {
-        size_t take;
-        if (out.len == OUT_HELD && !emit(out.done > 0 ? out.done : out.len))
-            return 0;
-        take = n < OUT_HELD - out.len ? n : OUT_HELD - out.len;
-        memcpy(out.buf + out.len, p, take);
-        out.len += take;
-        p += take;
-        n -= take;
-    }
-    return 1;
-}
-
+/* Each piece held up to a line end or to a full buffer, which then goes
+ * out as its whole lines, or as the start of a line longer than it. */
 static ssize_t stream_write(void *cookie, const char *p, size_t n)
 {
     (void)cookie;
     for (size_t left = n; left > 0 && out.err == 0;) {
-        const char *end = memchr(p, out.end, left);
-        size_t take = end != NULL ? (size_t)(end - p) + 1 : left;
-        if (hold(p, take) && end != NULL)
-            line_ended();
+        size_t take = left < OUT_HELD - out.len ? left : OUT_HELD - out.len;
+        const char *end = memchr(p, out.end, take);
+
+        if (end != NULL)
+            take = (size_t)(end - p) + 1;
+        memcpy(out.buf + out.len, p, take);
+        out.len += take;
         p += take;
         left -= take;
+        if (end != NULL)
+            line_ended();
+        else if (out.len == OUT_HELD)
+            emit(out.done > 0 ? out.done : out.len);
     }
     errno = out.err;
     return out.err == 0 ? (ssize_t)n : -1;
@@ -162,18 +151,19 @@ static void output_flush(void)
 void output_open(void)
 {
     static const cookie_io_functions_t io = {NULL, stream_write, NULL, stream_close};
-    FILE *f = fopencookie(NULL, "w", io);
+    FILE *f;
 
-    int terminal = isatty(STDOUT_FILENO);
-
+    /* A terminal is no pipe: stdio writes each line there at its end. */
+    if (isatty(STDOUT_FILENO))
+        return;
     /* Without it, stdio's blocks: lines may tear, nothing is lost. */
-    if (f == NULL || setvbuf(f, NULL, terminal ? _IOLBF : _IOFBF, OUT_STDIO) != 0) {
+    f = fopencookie(NULL, "w", io);
+    if (f == NULL || setvbuf(f, NULL, _IOFBF, OUT_STDIO) != 0) {
         if (f != NULL)
             fclose(f);
         return;
     }
     fflush(stdout);
-    out.terminal = terminal;
     stdout = f;
     atexit(output_flush);   /* an exit before output_close (--help) */
 }
@@ -258,9 +248,9 @@ int output_close(void)
 {
     int ok;
 
-    if (output_ok() && fflush(stdout) != 0)
-        (void)output_ok();  /* reports the failed flush */
-    ok = output_ok();
+    if (output_ok())
+        fflush(stdout);
+    ok = output_ok();   /* reports a failed flush */
     if (fclose(stdout) != 0 && ok) {
         fprintf(stderr, "ksum: write error: %s\n", strerror(errno));
         ok = 0;
