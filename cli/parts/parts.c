@@ -541,8 +541,7 @@ static int shares_complete(part_record **all, size_t n)
 /* Sorted by range: the ranges cover the object's chunks once each. */
 static int records_cover(part_record **all, size_t n)
 {
-    const part_record *ref = all[0];
-    uint64_t chunks = part_chunks(ref->length), next = 0;
+    uint64_t chunks = part_chunks(all[0]->length), next = 0;
     const part_record *prev = NULL;
 
     for (size_t i = 0; i < n; i++) {
