@@ -195,21 +195,6 @@ static int evp_failed(const char *name)
     return message_fail("%s: %s", name, why);
 }
 
-/* "K/N" or "START:LEN": a number, the separator, a number. */
-static int parse_pair(const char *arg, char sep, uint64_t *a, uint64_t *b)
-{
-    char *end;
-
-    if (arg[0] < '0' || arg[0] > '9')
-        return 0;
-    errno = 0;
-    *a = strtoull(arg, &end, 10);
-    if (errno != 0 || *end != sep || end[1] < '0' || end[1] > '9')
-        return 0;
-    *b = strtoull(end + 1, &end, 10);
-    return errno == 0 && *end == '\0';
-}
-
 /* The chunks [begin, end) of the object (and for --part, K and N) that
  * the options choose. */
 static int choose_range(part_job *j)
@@ -218,7 +203,8 @@ static int choose_range(part_job *j)
 
     j->chunks = part_chunks(j->src.length);
     if (j->share != NULL) {
-        if (!parse_pair(j->share, '/', &a, &b) || a < 1 || a > b || b > ((uint64_t)1 << 32))
+        if (!part_parse_pair(j->share, strlen(j->share), '/', 1, &a, &b) || a < 1 || a > b ||
+            b > ((uint64_t)1 << 32))
             return message_fail("--part: '%s' is not K/N with 1 <= K <= N <= 2^32",
                                 j->share);
         /* Share K of N: chunks floor((K-1)*C/N) to floor(K*C/N). */
@@ -228,7 +214,7 @@ static int choose_range(part_job *j)
         j->n = b;
         return 1;
     }
-    if (!parse_pair(j->range, ':', &a, &b) || b == 0)
+    if (!part_parse_pair(j->range, strlen(j->range), ':', 1, &a, &b) || b == 0)
         return message_fail("--part-range: '%s' is not START:LEN in chunks of 8 KiB (LEN >= 1)",
                             j->range);
     if (a >= j->chunks)
@@ -501,7 +487,7 @@ static int by_range(const void *a, const void *b)
 }
 
 /* Every record against the first, and against the options. */
-static int records_agree(part_record **all, size_t n, const char *algorithm,
+static int records_agree(part_record **all, size_t n, const part_family *f,
                          const uint8_t custom[PART_DIGEST])
 {
     const part_record *ref = all[0];
@@ -509,8 +495,8 @@ static int records_agree(part_record **all, size_t n, const char *algorithm,
     for (size_t i = 0; i < n; i++) {
         const part_record *r = all[i];
         const char *other;
-        if (strcmp(r->algorithm, algorithm) != 0)
-            return message_fail("%s: made with %s, not %s", NAME(r), r->algorithm, algorithm);
+        if (r->family != f)
+            return message_fail("%s: made with %s, not %s", NAME(r), r->family->name, f->name);
         if (memcmp(r->custom, custom, PART_DIGEST) != 0)
             return message_fail("%s: made with another customization string than the "
                                 "one given (-C)", NAME(r));
@@ -555,8 +541,7 @@ static int shares_complete(part_record **all, size_t n)
 /* Sorted by range: the ranges cover the object's chunks once each. */
 static int records_cover(part_record **all, size_t n)
 {
-    const part_record *ref = all[0];
-    uint64_t chunks = part_chunks(ref->length), next = 0;
+    uint64_t chunks = part_chunks(all[0]->length), next = 0;
     const part_record *prev = NULL;
 
     for (size_t i = 0; i < n; i++) {
@@ -715,7 +700,7 @@ static int one_family(size_t nalgs, const char *alg, const char *road,
     if (nalgs != 1)
         return message_fail("%s takes one algorithm (--k12, --kt256 or --m14), not %zu",
                             road, nalgs);
-    if ((*f = part_family_of(alg)) == NULL)
+    if ((*f = part_family_of(alg, strlen(alg))) == NULL)
         return message_fail("%s: %s is not hashed in parts (only --k12, --kt256, --m14)",
                             road, alg);
     return 1;
@@ -732,7 +717,7 @@ static const part_family *records_family(const resolved *r, const char *custom,
 
     if (!one_family(r->nalgs, r->alg->name, "--combine", &f) ||
         !(part_digest(lib, custom, strlen(custom), cdig) || evp_failed("--combine")) ||
-        !records_agree(s->all, s->n, f->name, cdig))
+        !records_agree(s->all, s->n, f, cdig))
         return NULL;
     qsort(s->all, s->n, sizeof *s->all, by_range);
     if (s->all[0]->shares != 0 && !shares_complete(s->all, s->n))
@@ -820,7 +805,8 @@ static int combine(options *o, OSSL_LIB_CTX *lib, resolved *r)
         goto done;
     /* Without an algorithm switch, the records name it. */
     if (!o->alg_given) {
-        o->choices[o->nchoices++] = (algorithm_choice){algorithm_find(s.all[0]->algorithm), NULL};
+        o->choices[o->nchoices++] =
+            (algorithm_choice){algorithm_find(s.all[0]->family->name), NULL};
         o->alg_given = 1;
     }
     /* The options are judged for the one object the line names (--raw

@@ -29,10 +29,10 @@ static const part_family families[] = {
     {"MARSUPILAMIFOURTEEN", "M14-CV", "M14-FINAL", 64},
 };
 
-const part_family *part_family_of(const char *name)
+const part_family *part_family_of(const char *name, size_t len)
 {
     for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
-        if (strcmp(families[i].name, name) == 0)
+        if (strlen(families[i].name) == len && memcmp(families[i].name, name, len) == 0)
             return &families[i];
     return NULL;
 }
@@ -136,12 +136,11 @@ typedef struct cursor {
                              * counted, not decoded, and no digest is computed */
     int cut;                /* the text ended before a line did */
     int body;               /* the record's header is whole */
-    char *why;              /* why the record is refused */
-    size_t why_size;
+    char why[256];          /* why the record is refused */
 } cursor;
 
 /* The reason the record is refused, into c->why; returns 0. */
-#define refuse(c, ...) say((c)->why, (c)->why_size, __VA_ARGS__)
+#define refuse(c, ...) say((c)->why, sizeof (c)->why, __VA_ARGS__)
 
 /* "line N: what", or "line N: out of memory" when got < 0; returns 0. */
 static int bad_line(cursor *c, int got, const char *what)
@@ -192,11 +191,14 @@ static int keyed(const cursor *c, const char *key, const char **value, size_t *v
     return 1;
 }
 
-static int parse_u64(const char *s, size_t n, uint64_t *v)
+/* A decimal number, with leading zeros only when zeros says so (a record
+ * has none: it is read back only as it was written).  Past 20 digits it
+ * overflows. */
+static int parse_u64(const char *s, size_t n, int zeros, uint64_t *v)
 {
     uint64_t x = 0;
 
-    if (n == 0 || n > 20 || (n > 1 && s[0] == '0'))
+    if (n == 0 || (n > 1 && s[0] == '0' && !zeros))
         return 0;
     for (size_t i = 0; i < n; i++) {
         if (s[i] < '0' || s[i] > '9' || x > (UINT64_MAX - (uint64_t)(s[i] - '0')) / 10)
@@ -221,13 +223,12 @@ static int parse_digest(const char *s, size_t n, uint8_t out[PART_DIGEST])
     return hex_decode(s, n, out, &len) && len == PART_DIGEST;
 }
 
-/* Two decimal numbers. */
-static int parse_two(const char *s, size_t n, uint64_t *a, uint64_t *b)
+int part_parse_pair(const char *s, size_t n, char sep, int zeros, uint64_t *a, uint64_t *b)
 {
-    const char *sp = memchr(s, ' ', n);
+    const char *at = memchr(s, sep, n);
 
-    return sp != NULL && parse_u64(s, (size_t)(sp - s), a) &&
-           parse_u64(sp + 1, n - (size_t)(sp - s) - 1, b);
+    return at != NULL && parse_u64(s, (size_t)(at - s), zeros, a) &&
+           parse_u64(at + 1, n - (size_t)(at - s) - 1, zeros, b);
 }
 
 static void record_free(part_record *r)
@@ -307,18 +308,14 @@ static int parse_header(cursor *c, part_record *r)
 {
     const char *v;
     size_t vl;
-    const part_family *f;
 
     if (c->len != strlen(PART_MAGIC) || memcmp(c->line, PART_MAGIC, c->len) != 0)
         return refuse(c, NOT_A_RECORD, c->lineno);
-    WANT("algorithm", vl < sizeof r->algorithm, "no algorithm that ksum hashes in parts");
-    memcpy(r->algorithm, v, vl);
-    r->algorithm[vl] = '\0';
-    if ((f = part_family_of(r->algorithm)) == NULL)
-        return bad_line(c, 0, "no algorithm that ksum hashes in parts");
-    r->cv_len = f->cv_len;
+    WANT("algorithm", (r->family = part_family_of(v, vl)) != NULL,
+         "no algorithm that ksum hashes in parts");
+    r->cv_len = r->family->cv_len;
     WANT("customization", parse_digest(v, vl, r->custom), "a bad customization digest");
-    WANT("object", parse_u64(v, vl, &r->length) && r->length < ((uint64_t)1 << 62),
+    WANT("object", parse_u64(v, vl, 0, &r->length) && r->length < ((uint64_t)1 << 62),
          "a bad object length");
     WANT("first", parse_digest(v, vl, r->first), "a bad first-chunk digest");
     WANT("last", parse_digest(v, vl, r->last), "a bad last-chunk digest");
@@ -327,10 +324,10 @@ static int parse_header(cursor *c, part_record *r)
         return bad_line(c, r->name == NULL ? -1 : 0, "a bad name");
     /* "- -" for --part-range: 0 0 */
     WANT("share", (vl == 3 && memcmp(v, "- -", 3) == 0) ||
-                      (parse_two(v, vl, &r->share, &r->shares) &&
+                      (part_parse_pair(v, vl, ' ', 0, &r->share, &r->shares) &&
                        (r->shares == 0 || (r->share >= 1 && r->share <= r->shares))),
          "a bad share (K N, or - -)");
-    WANT("chunks", parse_two(v, vl, &r->begin, &r->end) && r->begin <= r->end &&
+    WANT("chunks", part_parse_pair(v, vl, ' ', 0, &r->begin, &r->end) && r->begin <= r->end &&
                        r->end <= part_chunks(r->length),
          "a bad chunk range for the object's length");
     return records_fit(c, r);
@@ -469,7 +466,7 @@ static int parse_body(cursor *c, part_record *r)
     /* past the cv lines, neither a head line nor a cv line is good */
     if (keyed(c, "head", &v, &vl) || keyed(c, "cv", &v, &vl))
         return bad_line(c, 0, c->line[0] == 'h' ? "a bad head line" : "a bad cv line");
-    if (!keyed(c, "cvs", &v, &vl) || !parse_u64(v, vl, &cvs_said))
+    if (!keyed(c, "cvs", &v, &vl) || !parse_u64(v, vl, 0, &cvs_said))
         return bad_line(c, 0, "a bad line where 'cvs COUNT' belongs");
     if (cvs_said != r->count)
         return refuse(c, "truncated or corrupted: %zu cv lines, 'cvs' says %" PRIu64,
@@ -492,7 +489,7 @@ static int parse_check(OSSL_LIB_CTX *lib, cursor *c)
     if (c->judge)
         return 1;
     if (!part_digest(lib, c->start, hashed, got))
-        return part_failure(c->why, c->why_size, "cannot compute its check");
+        return part_failure(c->why, sizeof c->why, "cannot compute its check");
     if (CRYPTO_memcmp(want, got, PART_DIGEST) != 0)
         return refuse(c, "corrupted: its contents do not match its check");
     return 1;
@@ -514,7 +511,7 @@ static int head_fits(OSSL_LIB_CTX *lib, cursor *c, const part_record *r)
     if (!has0 || c->judge)
         return 1;
     if (!part_digest(lib, r->head, r->head_len, d))
-        return part_failure(c->why, c->why_size, "cannot compute the digest of its head");
+        return part_failure(c->why, sizeof c->why, "cannot compute the digest of its head");
     if (CRYPTO_memcmp(d, r->first, PART_DIGEST) != 0)
         return refuse(c, "its head (the first chunk) is not the chunk its 'first' line names");
     return 1;
@@ -547,9 +544,9 @@ static int cut_short(cursor *c)
 
 /* The records of the text from the cursor on, each kept in *recs (judge:
  * dropped), until the text ends: 1 when it ends as it may (cut_short),
- * else 0 with the reason in c->why. */
+ * else 0 with the reason in why, naming the file and the record. */
 static int next_records(OSSL_LIB_CTX *lib, cursor *c, const char *text, part_record **recs,
-                        size_t *n)
+                        size_t *n, char *why, size_t why_size)
 {
     part_scan *s = c->s;
     size_t cap = 0;
@@ -558,9 +555,10 @@ static int next_records(OSSL_LIB_CTX *lib, cursor *c, const char *text, part_rec
         part_record r = {.file = s->file, .index = s->records + 1};
         if (!parse_record(lib, c, &r)) {
             record_free(&r);
-            return c->cut && cut_short(c);
+            if (c->cut && cut_short(c))
+                return 1;
+            break;
         }
-        s->records++;
         s->cvs += r.count;
         s->done = (size_t)(c->p - text);
         s->lineno = c->lineno;
@@ -568,11 +566,14 @@ static int next_records(OSSL_LIB_CTX *lib, cursor *c, const char *text, part_rec
             record_free(&r);
         } else if (!grow_array(recs, &cap, *n + 1, sizeof r, 4)) {
             record_free(&r);
-            return refuse(c, "out of memory");
+            refuse(c, "out of memory");
+            break;
         } else {
             (*recs)[(*n)++] = r;
         }
+        s->records++;
     }
+    return say(why, why_size, "%s: part record %zu: %s", s->file, s->records + 1, c->why);
 }
 
 void part_scan_init(part_scan *s, const char *file)
@@ -585,14 +586,12 @@ void part_scan_init(part_scan *s, const char *file)
 int part_scan_more(part_scan *s, const char *text, size_t len, size_t *room, char *why,
                    size_t why_size)
 {
-    char reason[256];
     cursor c = {.s = s, .p = text + s->done, .end = text + len, .lineno = s->lineno,
-                .judge = 1, .why = reason, .why_size = sizeof reason};
+                .judge = 1};
 
     if (len >= s->room) {
-        if (!next_records(NULL, &c, text, NULL, NULL))
-            return say(why, why_size, "%s: part record %zu: %s", s->file, s->records + 1,
-                       reason);
+        if (!next_records(NULL, &c, text, NULL, NULL, why, why_size))
+            return 0;
         s->room = len < SIZE_MAX / 2 - SCAN_SLACK ? 2 * len + SCAN_SLACK : SIZE_MAX;
     }
     *room = s->room;
@@ -603,15 +602,12 @@ int part_records_parse(OSSL_LIB_CTX *lib, const char *file, const char *text, si
                        part_pool *pool, part_record **recs, size_t *n, char *why,
                        size_t why_size)
 {
-    char reason[256];
     part_scan s;
-    cursor c = {.s = &s, .pool = pool, .p = text, .end = text + len, .why = reason,
-                .why_size = sizeof reason};
+    cursor c = {.s = &s, .pool = pool, .p = text, .end = text + len};
 
     part_scan_init(&s, file);
     *recs = NULL;
     *n = 0;
-    if (!next_records(lib, &c, text, recs, n))
-        return say(why, why_size, "%s: part record %zu: %s", file, *n + 1, reason);
-    return *n > 0 || say(why, why_size, "%s: no part record", file);
+    return next_records(lib, &c, text, recs, n, why, why_size) &&
+           (*n > 0 || say(why, why_size, "%s: no part record", file));
 }

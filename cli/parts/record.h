@@ -25,8 +25,8 @@ typedef struct part_family {
 } part_family;
 
 /* The family of a provider name (KANGAROOTWELVE, KT256,
- * MARSUPILAMIFOURTEEN), or NULL. */
-const part_family *part_family_of(const char *name);
+ * MARSUPILAMIFOURTEEN) of len bytes, or NULL. */
+const part_family *part_family_of(const char *name, size_t len);
 
 #define PART_CHUNK 8192
 #define PART_DIGEST 32     /* KT128 of C, of chunks, of the record */
@@ -34,7 +34,7 @@ const part_family *part_family_of(const char *name);
 typedef struct part_record {
     const char *file;        /* where it was read, for messages */
     size_t index;            /* 1-based, among the file's records */
-    char algorithm[32];
+    const part_family *family;  /* of its algorithm line */
     uint8_t custom[PART_DIGEST];
     uint64_t length;         /* the object's */
     uint8_t first[PART_DIGEST], last[PART_DIGEST];
@@ -105,6 +105,9 @@ void part_scan_init(part_scan *s, const char *file);
  * read cannot be part records. */
 int part_scan_more(part_scan *s, const char *text, size_t len, size_t *room, char *why,
                    size_t why_size);
+/* Two decimal numbers, "A" sep "B", in s[0..n): a record's (sep ' ',
+ * no leading zeros) or --part's and --part-range's (zeros allowed). */
+int part_parse_pair(const char *s, size_t n, char sep, int zeros, uint64_t *a, uint64_t *b);
 /* The digest records use: KT128 of in, 32 bytes. */
 int part_digest(OSSL_LIB_CTX *lib, const void *in, size_t len, uint8_t out[PART_DIGEST]);
 /* OpenSSL's error e is the provider's (KSUMPROV_NAME), of that reason. */
