@@ -148,13 +148,16 @@ static int run(options *o, OSSL_LIB_CTX *lib, resolved *r)
     tree_spec tree = {o->excludes, o->nexcludes, o->manifest};
     check_spec check = {o->files, o->quiet, o->status, o->strict, o->warn,
                         o->ignore_missing, o->progress, o->tree, tree};
+    part_spec part = {o->part_share, o->part_range, o->files[0]};
     unsigned applied;
     int ok;
 
-    if (parts_wanted(o))
-        return parts_main(o, lib, r);   /* resolves the options itself */
+    if (o->combine)
+        return parts_combine(o, lib, r);   /* resolves the options itself */
     if (!options_resolve(o, lib, r))
         return 0;
+    if (part.share != NULL || part.range != NULL)
+        return parts_write(r, &part, lib);
     if (o->tree && !o->check)
         return hash_trees(r, o->files, &tree, lib);
     if (!o->check)

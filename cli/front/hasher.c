@@ -70,6 +70,16 @@ static void build_params(hasher *h)
  * id and the end. */
 _Static_assert(HASHER_PARAMS_MAX >= OPTIONS_PARAMS_MAX + 5, "room for every parameter");
 
+const char *hash_spec_text(const hash_spec *spec, const char *param)
+{
+    for (size_t i = 0; i < option_row_count; i++) {
+        const option_row *r = &option_rows[i];
+        if (r->param != NULL && strcmp(r->param, param) == 0 && (spec->given & r->takes))
+            return spec->param[TAKES_PARAM_INDEX(r->takes)].text;
+    }
+    return NULL;
+}
+
 /* The provider registered alg, so a fetch that fails with no reason
  * queued ran out of memory (OpenSSL 3.1 on queues none for a failed
  * allocation). */

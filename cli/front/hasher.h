@@ -35,6 +35,10 @@ typedef struct hash_spec {
     unsigned threads;        /* --threads; 0: all CPUs */
 } hash_spec;
 
+/* The argument given to the option that sends param (KSUM_PARAM_*), or
+ * NULL when none was. */
+const char *hash_spec_text(const hash_spec *spec, const char *param);
+
 /* What EVP says of an algorithm. */
 typedef struct algorithm_facts {
     size_t fixed_size;    /* output bytes of a fixed-length digest; 0: any */

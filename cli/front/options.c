@@ -524,16 +524,6 @@ const char *option_name(const options *o, unsigned bit)
     return row != NULL ? row->name : "?";
 }
 
-const char *option_text(const options *o, const char *param)
-{
-    for (size_t i = 0; i < option_row_count; i++) {
-        const option_row *r = &option_rows[i];
-        if (r->param != NULL && strcmp(r->param, param) == 0 && (o->given & r->takes))
-            return o->param[TAKES_PARAM_INDEX(r->takes)].text;
-    }
-    return NULL;
-}
-
 static int parse_one(options *o, int c, const char *arg)
 {
     const option_row *row = row_of(c);

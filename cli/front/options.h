@@ -142,9 +142,6 @@ struct options {
 /* The option that sets a TAKES_* bit ("--customization"), for messages:
  * the one given last. */
 const char *option_name(const options *o, unsigned bit);
-/* The argument given to the option that sends param (KSUM_PARAM_*), or
- * NULL when none was. */
-const char *option_text(const options *o, const char *param);
 
 /* Parses argv; on a usage error prints the message and returns 0 (then
  * options_free is still due).  Exits for --help; stops at --version. */

@@ -42,14 +42,10 @@
 _Static_assert(PART_CHUNK * SEGMENT_CHUNKS <= (size_t)16 << 20, "one read buffer");
 _Static_assert(SEGMENT_CHUNKS + 64 <= KSUMPROV_PART_MAX_CHUNKS, "room for C");
 
-int parts_wanted(const options *o)
+/* -C's text, or "": a record and the final node carry it. */
+static const char *custom_of(const hash_spec *spec)
 {
-    return o->part_share != NULL || o->part_range != NULL || o->combine;
-}
-
-static const char *custom_of(const options *o)
-{
-    const char *custom = option_text(o, KSUM_PARAM_CUSTOM);
+    const char *custom = hash_spec_text(spec, KSUM_PARAM_CUSTOM);
 
     return custom != NULL ? custom : "";
 }
@@ -66,7 +62,7 @@ typedef struct source {
     uint64_t base, length;
 } source;
 
-/* One --part run: what it uses of the options, taken once (parts_main),
+/* One --part run: what it uses of the options, taken once (parts_write),
  * the file, and the record as it is written. */
 typedef struct part_job {
     OSSL_LIB_CTX *lib;
@@ -792,7 +788,7 @@ static int print_final_node(const line_style *ls, const char *custom, OSSL_LIB_C
     return err == 0;
 }
 
-static int combine(options *o, OSSL_LIB_CTX *lib, resolved *r)
+int parts_combine(options *o, OSSL_LIB_CTX *lib, resolved *r)
 {
     record_set s;
     hasher h;
@@ -813,14 +809,15 @@ static int combine(options *o, OSSL_LIB_CTX *lib, resolved *r)
      * prints one sum), not for the record files. */
     object[0] = s.all[0]->name;
     o->files = object;
-    if (!options_resolve(o, lib, r) || (f = records_family(r, custom_of(o), lib, &s)) == NULL)
+    if (!options_resolve(o, lib, r) ||
+        (f = records_family(r, custom_of(&r->hash), lib, &s)) == NULL)
         goto done;
     for (size_t i = 0; i < s.n; i++)
         if (s.all[i]->begin == 0 && s.all[i]->end > 0)
             head = s.all[i];
     if (!(opened = hasher_open(&h, lib, r->alg, &r->hash)))
         goto done;
-    ok = print_final_node(&r->line, custom_of(o), lib, &s, f, head, &h);
+    ok = print_final_node(&r->line, custom_of(&r->hash), lib, &s, f, head, &h);
 done:
     if (opened)
         hasher_close(&h);
@@ -828,17 +825,25 @@ done:
     return ok;
 }
 
-/* ---- the options together ---- */
+/* ---- writing ---- */
 
-int parts_main(options *o, OSSL_LIB_CTX *lib, resolved *r)
+int parts_write(const resolved *r, const part_spec *p, OSSL_LIB_CTX *lib)
 {
-    part_job j = {.lib = lib, .share = o->part_share, .range = o->part_range,
-                  .custom = custom_of(o), .threads = o->threads, .src.name = o->files[0]};
+    /* On the heap: a chunk of 8 KiB, on a main stack that may not grow
+     * (ulimit -s). */
+    part_job *j = calloc(1, sizeof *j);
+    int ok;
 
-    /* options_judge saw to one way, one FILE and no --check */
-    if (o->combine)
-        return combine(o, lib, r);
-    return options_resolve(o, lib, r) &&
-           one_family(r->nalgs, r->alg->name, o->part_share ? "--part" : "--part-range", &j.f) &&
-           write_part(&j);
+    if (j == NULL)
+        return message_fail("out of memory");
+    j->lib = lib;
+    j->share = p->share;
+    j->range = p->range;
+    j->custom = custom_of(&r->hash);
+    j->threads = r->hash.threads;
+    j->src.name = p->file;
+    ok = one_family(r->nalgs, r->alg->name, p->share ? "--part" : "--part-range", &j->f) &&
+         write_part(j);
+    free(j);
+    return ok;
 }

@@ -11,16 +11,21 @@
 #define KSUM_CLI_PARTS_H
 
 #include "front/options.h"
+#include "front/resolve.h"
 
-struct resolved;   /* resolve.h's */
+/* --part K/N or --part-range START:LEN (one of them) of file. */
+typedef struct part_spec {
+    const char *share, *range;
+    const char *file;
+} part_spec;
 
-/* The options (--part, --part-range, --combine) are options.c's rows. */
-
-/* --part, --part-range or --combine was given. */
-int parts_wanted(const options *o);
-/* Does what they ask, once options_judge found them agreeing, resolving
- * the options itself into r (--combine without an algorithm switch takes
- * the records' algorithm); 1 on success. */
-int parts_main(options *o, OSSL_LIB_CTX *lib, struct resolved *r);
+/* Writes the part record of p with r's algorithm (options_judge saw to
+ * one FILE and no --check); 1 on success. */
+int parts_write(const resolved *r, const part_spec *p, OSSL_LIB_CTX *lib);
+/* --combine: prints the checksum line of the object o's part records
+ * make.  It resolves the options itself, into r, once the records are
+ * read: without an algorithm switch they name it, and --raw and the like
+ * are judged for the one object, not the record files.  1 on success. */
+int parts_combine(options *o, OSSL_LIB_CTX *lib, resolved *r);
 
 #endif

@@ -256,17 +256,21 @@ def test_no_signal_under_any_address_space_limit(tmp_path, args):
                                   ["-c", "SUMS"], ["-r", "--sha3-256", "."],
                                   ["--tree", "."], ["--shake256", "-n", "100000", "a"],
                                   ["--shake256", "-n", "10000", "--base64", "a", "b"],
-                                  ["--k12", "-n", "2000000", "a"]])
+                                  ["--k12", "-n", "2000000", "a"],
+                                  ["--k12", "--part", "2/3", "b"],
+                                  ["--k12", "--combine", "p1", "p2", "p3"]])
 def test_a_small_stack_limit(tmp_path, args):
     """ulimit -s of 32 KiB (openssl dgst runs at 16), with 6 KB of
     environment, as a CI job may have: ksum reserved half of the limit at
-    start, a hasher_set of 16 KiB lived on the stack, and the printing of
-    a sum line held 14 KiB of pieces there; each crashed it (SIGSEGV) while
-    the arguments, the environment and the loader's frames took the
-    rest."""
+    start, a hasher_set of 16 KiB lived on the stack, the printing of a sum
+    line held 14 KiB of pieces there, and --part's and --combine's 10 KiB
+    job; each crashed it (SIGSEGV) while the arguments, the environment and
+    the loader's frames took the rest."""
     (tmp_path / "a").write_bytes(b"a" * 100)
     (tmp_path / "b").write_bytes(b"b" * 70000)
     (tmp_path / "SUMS").write_bytes(run(["a", "b"], cwd=tmp_path)[1])
+    for k in (1, 2, 3):
+        (tmp_path / f"p{k}").write_bytes(run(["--k12", "--part", f"{k}/3", "b"], cwd=tmp_path)[1])
     want = run(args, cwd=tmp_path)
     assert want[0] == 0
     env = {"PATH": os.environ.get("PATH", "/usr/bin"), "X": "x" * 6000}
