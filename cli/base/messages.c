@@ -65,6 +65,7 @@ static struct {
     char end;       /* what ends a line: '\n', or NUL with --zero */
     int err;        /* the errno of the write that failed; 0: none */
     int closed;     /* stdout was closed: nothing to flush at exit */
+    int terminal;   /* each line written at once, as stdio does there */
 } out = {.end = '\n'};
 
 static int write_all(const char *p, size_t n)
@@ -96,6 +97,8 @@ static int emit(size_t n)
  * pass PIPE_BUF they go first, and it alone too when it is longer. */
 static int line_ended(void)
 {
+    if (out.terminal)
+        return emit(out.len);
     if (out.len > PIPE_BUF && !emit(out.done))
         return 0;
     out.done = out.len;
@@ -151,19 +154,17 @@ static void output_flush(void)
 void output_open(void)
 {
     static const cookie_io_functions_t io = {NULL, stream_write, NULL, stream_close};
-    FILE *f;
+    FILE *f = fopencookie(NULL, "w", io);
+    int terminal = isatty(STDOUT_FILENO);
 
-    /* A terminal is no pipe: stdio writes each line there at its end. */
-    if (isatty(STDOUT_FILENO))
-        return;
     /* Without it, stdio's blocks: lines may tear, nothing is lost. */
-    f = fopencookie(NULL, "w", io);
-    if (f == NULL || setvbuf(f, NULL, _IOFBF, OUT_STDIO) != 0) {
+    if (f == NULL || setvbuf(f, NULL, terminal ? _IOLBF : _IOFBF, OUT_STDIO) != 0) {
         if (f != NULL)
             fclose(f);
         return;
     }
     fflush(stdout);
+    out.terminal = terminal;
     stdout = f;
     atexit(output_flush);   /* an exit before output_close (--help) */
 }

@@ -42,8 +42,7 @@ void print_names(FILE *f, char *const *names, size_t n, int escape);
 
 /* Standard output from here on: lines held and written whole (at most
  * PIPE_BUF bytes of whole lines a write, or one longer line alone), so that
- * the lines of processes sharing a pipe never mix; a terminal keeps
- * stdio's line buffering.  Called once, first. */
+ * the lines of processes sharing a pipe never mix.  Called once, first. */
 void output_open(void);
 /* What ends a line: '\n' (the default), or NUL for --zero. */
 void output_line_end(char end);

@@ -130,3 +130,37 @@ def test_processes_sharing_a_pipe_keep_their_lines(tree):
     assert len(lines) == len(names)
     broken = [x for x in lines if not re.fullmatch(rb"\\?[0-9a-f]{64}  (?:[0-9]{4}n*|x{200}\\\\back)", x)]
     assert not broken, broken[:3]
+
+
+def test_processes_sharing_a_terminal_keep_their_lines(tmp_path):
+    """On a terminal too, each line is one write (stdio's line buffering
+    would cut a line at its 4 KiB buffer, and a -z record anywhere), which
+    the terminal keeps whole against other writers: six processes printing
+    lines of 5 KB onto one pty tear none of them."""
+    import pty
+    import tty
+    names = []
+    for i in range(40):
+        (tmp_path / f"f{i}").write_bytes(os.urandom(100 + i))
+        names.append(f"f{i}")
+    master, slave = pty.openpty()
+    tty.setraw(slave)   # no '\n' to "\r\n"
+    procs = [subprocess.Popen([KSUM, "--shake128", "-n", "2500", "--threads", "1"] + names,
+                              cwd=tmp_path, stdout=slave, stderr=subprocess.DEVNULL)
+             for _ in range(6)]
+    os.close(slave)
+    data = b""
+    while True:
+        try:
+            chunk = os.read(master, 1 << 16)
+        except OSError:     # EIO: every writer has closed it
+            break
+        if not chunk:
+            break
+        data += chunk
+    os.close(master)
+    assert [p.wait(timeout=60) for p in procs] == [0] * 6
+    lines = data.split(b"\n")
+    assert lines.pop() == b""
+    torn = [line[:80] for line in lines if not re.fullmatch(rb"[0-9a-f]{5000}  f\d+", line)]
+    assert (len(lines), torn) == (6 * len(names), [])
