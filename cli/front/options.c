@@ -157,18 +157,6 @@ static int set_length(options *o, const option_row *row, const char *arg)
     return 1;
 }
 
-/* The last -l, judged once every option is read. */
-int options_length_valid(const options *o)
-{
-    if (o->length_arg == NULL)
-        return 1;
-    if (o->length_bits % 8 != 0)
-        return bad_value("length", o->length_arg, "not a multiple of 8 (it is in bits)");
-    if (o->length_bits == 0)
-        return bad_value("length", o->length_arg, "must be at least 8");
-    return 1;
-}
-
 /* What a row without a setter does: an int of options set to 1, or a
  * string to the argument. */
 static int set_field(options *o, const option_row *row, const char *arg)
@@ -202,14 +190,9 @@ static int set_output_size(options *o, const option_row *row, const char *arg)
 
 static int set_threads(options *o, const option_row *row, const char *arg)
 {
-    size_t v = 0;
-
     (void)row;
     /* 0, as the provider's threads parameter: every CPU */
-    if (!parse_count("thread count", arg, 0, KSUMPROV_MAX_THREADS, &v))
-        return 0;
-    o->threads = (unsigned)v;
-    return 1;
+    return parse_count("thread count", arg, 0, KSUMPROV_MAX_THREADS, &o->threads);
 }
 
 /* -t undoes -b: the last counts (text_given, the row's field, is only to
@@ -567,8 +550,7 @@ int options_parse(options *o, int argc, char **argv)
 
 void options_free(options *o)
 {
-    OPENSSL_clear_free(o->key, o->key_len);
-    o->key = NULL;
+    forget_key(o);
     free(o->choices);
     o->choices = NULL;
     free(o->excludes);
