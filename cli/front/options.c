@@ -499,12 +499,7 @@ static const option_row *row_of(int c)
 
 const char *option_name(const options *o, unsigned bit)
 {
-    const option_row *row = o->given_as[__builtin_ctz(bit)];
-
-    for (size_t i = 0; row == NULL && i < option_row_count; i++)
-        if (option_rows[i].takes == bit)
-            row = &option_rows[i];
-    return row != NULL ? row->name : "?";
+    return o->given_as[__builtin_ctz(bit)]->name;
 }
 
 static int parse_one(options *o, int c, const char *arg)

@@ -139,8 +139,8 @@ struct options {
     size_t nexcludes;
 };
 
-/* The option that sets a TAKES_* bit ("--customization"), for messages:
- * the one given last. */
+/* The option that set a TAKES_* bit of o->given ("--customization"), for
+ * messages: the one given last. */
 const char *option_name(const options *o, unsigned bit);
 
 /* Parses argv; on a usage error prints the message and returns 0 (then
