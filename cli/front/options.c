@@ -168,18 +168,19 @@ static int set_field(options *o, const option_row *row, const char *arg)
     return 1;
 }
 
-/* A switch, or -a's names, in order; resolved by options_resolve. */
-static void choose(options *o, const algorithm *a, const char *names)
+/* A switch, or -a's names, in order; resolved by options_resolve.  It
+ * returns 1, as a setter does. */
+static int choose(options *o, const algorithm *a, const char *names)
 {
     o->choices[o->nchoices++] = (algorithm_choice){a, names};
     o->alg_given = 1;
+    return 1;
 }
 
 static int set_algorithms(options *o, const option_row *row, const char *arg)
 {
     (void)row;
-    choose(o, NULL, arg);
-    return 1;
+    return choose(o, NULL, arg);
 }
 
 static int set_output_size(options *o, const option_row *row, const char *arg)
@@ -513,10 +514,8 @@ static int parse_one(options *o, int c, const char *arg)
         }
         return row->set != NULL ? row->set(o, row, arg) : set_field(o, row, arg);
     }
-    if (c >= SWITCH_VALUE(0) && c < SWITCH_VALUE(algorithm_count)) {
-        choose(o, &algorithms[c - SWITCH_VALUE(0)], NULL);
-        return 1;
-    }
+    if (c >= SWITCH_VALUE(0) && c < SWITCH_VALUE(algorithm_count))
+        return choose(o, &algorithms[c - SWITCH_VALUE(0)], NULL);
     usage_hint(); /* getopt has printed what was wrong */
     return 0;
 }
