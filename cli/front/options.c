@@ -157,18 +157,6 @@ static int set_length(options *o, const option_row *row, const char *arg)
     return 1;
 }
 
-/* The last -l, judged once every option is read. */
-int options_length_valid(const options *o)
-{
-    if (o->length_arg == NULL)
-        return 1;
-    if (o->length_bits % 8 != 0)
-        return bad_value("length", o->length_arg, "not a multiple of 8 (it is in bits)");
-    if (o->length_bits == 0)
-        return bad_value("length", o->length_arg, "must be at least 8");
-    return 1;
-}
-
 /* What a row without a setter does: an int of options set to 1, or a
  * string to the argument. */
 static int set_field(options *o, const option_row *row, const char *arg)
@@ -180,18 +168,19 @@ static int set_field(options *o, const option_row *row, const char *arg)
     return 1;
 }
 
-/* A switch, or -a's names, in order; resolved by options_resolve. */
-static void choose(options *o, const algorithm *a, const char *names)
+/* A switch, or -a's names, in order; resolved by options_resolve.  It
+ * returns 1, as a setter does. */
+static int choose(options *o, const algorithm *a, const char *names)
 {
     o->choices[o->nchoices++] = (algorithm_choice){a, names};
     o->alg_given = 1;
+    return 1;
 }
 
 static int set_algorithms(options *o, const option_row *row, const char *arg)
 {
     (void)row;
-    choose(o, NULL, arg);
-    return 1;
+    return choose(o, NULL, arg);
 }
 
 static int set_output_size(options *o, const option_row *row, const char *arg)
@@ -202,14 +191,9 @@ static int set_output_size(options *o, const option_row *row, const char *arg)
 
 static int set_threads(options *o, const option_row *row, const char *arg)
 {
-    size_t v = 0;
-
     (void)row;
     /* 0, as the provider's threads parameter: every CPU */
-    if (!parse_count("thread count", arg, 0, KSUMPROV_MAX_THREADS, &v))
-        return 0;
-    o->threads = (unsigned)v;
-    return 1;
+    return parse_count("thread count", arg, 0, KSUMPROV_MAX_THREADS, &o->threads);
 }
 
 /* -t undoes -b: the last counts (text_given, the row's field, is only to
@@ -516,12 +500,7 @@ static const option_row *row_of(int c)
 
 const char *option_name(const options *o, unsigned bit)
 {
-    const option_row *row = o->given_as[__builtin_ctz(bit)];
-
-    for (size_t i = 0; row == NULL && i < option_row_count; i++)
-        if (option_rows[i].takes == bit)
-            row = &option_rows[i];
-    return row != NULL ? row->name : "?";
+    return o->given_as[__builtin_ctz(bit)]->name;
 }
 
 static int parse_one(options *o, int c, const char *arg)
@@ -535,10 +514,8 @@ static int parse_one(options *o, int c, const char *arg)
         }
         return row->set != NULL ? row->set(o, row, arg) : set_field(o, row, arg);
     }
-    if (c >= SWITCH_VALUE(0) && c < SWITCH_VALUE(algorithm_count)) {
-        choose(o, &algorithms[c - SWITCH_VALUE(0)], NULL);
-        return 1;
-    }
+    if (c >= SWITCH_VALUE(0) && c < SWITCH_VALUE(algorithm_count))
+        return choose(o, &algorithms[c - SWITCH_VALUE(0)], NULL);
     usage_hint(); /* getopt has printed what was wrong */
     return 0;
 }
@@ -567,8 +544,7 @@ int options_parse(options *o, int argc, char **argv)
 
 void options_free(options *o)
 {
-    OPENSSL_clear_free(o->key, o->key_len);
-    o->key = NULL;
+    forget_key(o);
     free(o->choices);
     o->choices = NULL;
     free(o->excludes);

@@ -105,7 +105,7 @@ struct options {
     int xof;
     uint8_t *key;            /* -k or --key-file; NULL: the empty key */
     size_t key_len;
-    unsigned threads;        /* --threads; 0: all CPUs */
+    size_t threads;          /* --threads; 0: all CPUs */
     int binary, tag, zero;
     int text_given;         /* -t: only to refuse it with --check */
     int check, quiet, status, strict, warn, ignore_missing;
@@ -139,16 +139,14 @@ struct options {
     size_t nexcludes;
 };
 
-/* The option that sets a TAKES_* bit ("--customization"), for messages:
- * the one given last. */
+/* The option that set a TAKES_* bit of o->given ("--customization"), for
+ * messages: the one given last. */
 const char *option_name(const options *o, unsigned bit);
 
 /* Parses argv; on a usage error prints the message and returns 0 (then
  * options_free is still due).  Exits for --help; stops at --version. */
 int options_parse(options *o, int argc, char **argv);
 
-/* The last -l is a whole number of bytes, at least one; else says why. */
-int options_length_valid(const options *o);
 void options_free(options *o);
 
 #endif

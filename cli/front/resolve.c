@@ -5,7 +5,6 @@
  * the options apply to them (options_resolve). */
 #include "front/resolve.h"
 
-#include <openssl/crypto.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +54,18 @@ static const char *form_besides(const options *o, int raw)
          : o->zero && raw ? "--zero" : o->binary ? "--binary" : NULL;
 }
 
+/* The last -l, judged once every option is read. */
+static int length_valid(const options *o)
+{
+    if (o->length_arg == NULL)
+        return 1;
+    if (o->length_bits % 8 != 0)
+        return bad_value("length", o->length_arg, "not a multiple of 8 (it is in bits)");
+    if (o->length_bits == 0)
+        return bad_value("length", o->length_arg, "must be at least 8");
+    return 1;
+}
+
 /* Forms that exclude each other, forms in check mode, and -l against -n. */
 static int forms_agree(options *o)
 {
@@ -76,7 +87,7 @@ static int forms_agree(options *o)
         return usage_error("the --zero option is not supported when verifying checksums");
     if (o->tag && o->text_after_tag && !o->binary)
         return usage_error("--tag does not support --text mode");
-    if (!options_length_valid(o))
+    if (!length_valid(o))
         return 0;
     if (o->raw && (other = form_besides(o, 1)) != NULL)
         return usage_error("--raw and %s are mutually exclusive", other);
@@ -201,16 +212,13 @@ static int add_named(resolved *r, OSSL_LIB_CTX *lib, const char *names)
 {
     for (const char *at = names;;) {
         size_t len = strcspn(at, ",");
-        char *name = OPENSSL_strndup(at, len);
-        const algorithm *a = name != NULL ? algorithm_lookup(lib, name) : NULL;
-        if (name == NULL)
-            return message_fail("out of memory");
-        if (a == NULL) {
-            usage_error("unknown algorithm '%s'", name);
-            OPENSSL_free(name);
-            return 0;
-        }
-        OPENSSL_free(name);
+        char name[128];
+        const algorithm *a;
+        /* A name longer than the buffer is none the provider knows. */
+        snprintf(name, sizeof name, "%.*s", (int)len, at);
+        a = len < sizeof name ? algorithm_lookup(lib, name) : NULL;
+        if (a == NULL)
+            return usage_error("unknown algorithm '%.*s'", (int)len, at);
         add_algorithm(r, a);
         if (at[len] == '\0')
             return 1;
@@ -276,7 +284,7 @@ static int check_several(const options *o, resolved *r)
 static hash_spec hash_spec_of(const options *o)
 {
     hash_spec s = {.given = o->given, .size = o->size, .xof = o->xof, .key = o->key,
-                   .key_len = o->key_len, .threads = o->threads};
+                   .key_len = o->key_len, .threads = (unsigned)o->threads};
 
     memcpy(s.param, o->param, sizeof s.param);
     return s;
