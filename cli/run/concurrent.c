@@ -259,7 +259,6 @@ typedef struct worker {
     pool *p;
     unsigned id;
     int hungry;              /* counted in p->hungry */
-    int shared;              /* other workers take files from the pool too */
     in_flight f[TURNS_MAX];
     worker_context **contexts;  /* nslots * nkeys, each opened on first use */
     size_t nkeys, nslots;
@@ -466,10 +465,11 @@ static int start(worker *w, size_t j, in_flight *f)
      * of megabytes: only its first chunk pairs).  Files taken beside it
      * would pair only their first chunks with it, then wait on this
      * worker's thread while another worker may be idle.  A worker alone
-     * keeps pairing: no other would take them sooner.  The size only
-     * schedules; a file that changes is judged at its end. */
+     * keeps pairing (the pool's files in flight are all its own): no
+     * other would take them sooner.  The size only schedules; a file that
+     * changes is judged at its end. */
     size = f->in.watched ? (uint64_t)f->in.before.st_size : 0;
-    f->long_file = w->shared && f->unpaired != SIZE_MAX && size > f->unpaired &&
+    f->long_file = w->p->files > w->nslots && f->unpaired != SIZE_MAX && size > f->unpaired &&
                    size - f->unpaired > w->big;
     return 1;
 }
@@ -749,8 +749,6 @@ static void run_pool(pool *p, worker *w, unsigned n)
 
     p->hungry = p->workers = n;
     /* (a thread that could not start leaves fewer: only slower) */
-    for (unsigned i = 0; i < n; i++)
-        w[i].shared = n > 1;
     for (; started < n; started++)
         if (thread_start(&ids[started], work, &w[started]) != 0)
             break;
