@@ -176,7 +176,6 @@ static int produce_one(pool *p, size_t i, size_t *held, int *files)
         return 0;
     memset(e, 0, sizeof *e);
     e->job = job;
-    e->job.progress = &e->progress;
     /* Only the producing thread counts them. */
     if (job.path != NULL)
         e->ordinal = p->ordinals++;
@@ -454,9 +453,10 @@ static int start(worker *w, size_t j, in_flight *f)
 
     memset(&f->r, 0, sizeof f->r);
     /* Regular files only, opened without waiting: something that is no
-     * longer a regular file goes back to the pool, which decides. */
+     * longer a regular file goes back to the pool, which decides.  Its
+     * reading is shown through its entry, which stays put until printed. */
     f->r.err = feed_open(&f->in, f->job.dirfd, f->job.path + f->job.name_at, 1, f->job.nofollow,
-                         f->job.progress);
+                         &at(w->p, f->index)->progress);
     if (f->r.err != 0 || spread_alone(w, j, f) || (f->r.err = begin_contexts(w, j, f)) != 0) {
         finish(w, f);
         return 0;
