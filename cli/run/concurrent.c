@@ -114,7 +114,11 @@ typedef struct pool {
     const road_client *c;
     entry *ring;                /* window entries: entry i at i % window */
     unsigned char *items;       /* their items, item_size bytes each */
-    size_t window, least;       /* least: enough for every worker's files */
+    size_t window;
+    /* Every worker's files in flight: the window holds them whatever they
+     * weigh, and the first deal (see may_take) deals that many in turns
+     * until a file is published. */
+    size_t files;
     size_t produced, next, printed;
     size_t held;                /* the weight of the entries in the window */
     int producing, ended;       /* in the client's next; it has no more */
@@ -128,10 +132,7 @@ typedef struct pool {
     unsigned hungry;
     size_t untaken;             /* files produced, not taken by a worker */
     size_t ordinals;            /* files produced */
-    /* The first deal (see may_take): until a file is published, the first
-     * first_deal files (every worker's lanes) are dealt in turns. */
-    int dealing;
-    size_t first_deal;
+    int dealing;                /* the first deal is on */
     progress *pg;               /* --progress, or NULL */
     pthread_mutex_t mu;
     pthread_cond_t done, room;  /* for the printing thread; for workers */
@@ -147,20 +148,19 @@ static void *item_at(pool *p, size_t i)
     return p->items + (i % p->window) * p->c->item_size;
 }
 
-static int can_produce(const pool *p)
+/* Whether there is room for another item, ahead of the printing and
+ * weighing held, and, unless urgent, the client's next item will not wait
+ * on a writer (the client's state is still: the mutex held and no one
+ * producing, or the producing thread's own call). */
+static int room_for(const pool *p, size_t ahead, size_t held, int urgent)
 {
-    size_t ahead = p->produced - p->printed;
-
-    return !p->producing && !p->ended && ahead < p->window &&
-           (p->held < WINDOW_BYTES_MAX || ahead < p->least);
+    return ahead < p->window && (held < WINDOW_BYTES_MAX || ahead <= p->files) &&
+           (urgent || p->c->ready == NULL || p->c->ready(p->c->ctx));
 }
 
-/* Whether the client's next item will not wait on a writer (the client's
- * state is still: the mutex held and no one producing, or the producing
- * thread's own call). */
-static int source_ready(const pool *p)
+static int can_produce(const pool *p, int urgent)
 {
-    return p->c->ready == NULL || p->c->ready(p->c->ctx);
+    return !p->producing && !p->ended && room_for(p, p->produced - p->printed, p->held, urgent);
 }
 
 /* The client's item i into its place, which is free; 0 at the end.  *files
@@ -176,7 +176,6 @@ static int produce_one(pool *p, size_t i, size_t *held, int *files)
         return 0;
     memset(e, 0, sizeof *e);
     e->job = job;
-    e->job.progress = &e->progress;
     /* Only the producing thread counts them. */
     if (job.path != NULL)
         e->ordinal = p->ordinals++;
@@ -204,9 +203,8 @@ static void produce(pool *p)
 
     p->producing = 1;
     pthread_mutex_unlock(&p->mu);
-    while (n < PRODUCE_MOST && ahead + n < p->window &&
-           (held < WINDOW_BYTES_MAX || ahead + n < p->least) &&
-           (n == 0 || source_ready(p)) && !(ended = !produce_one(p, first + n, &held, &files)))
+    while (n < PRODUCE_MOST && room_for(p, ahead + n, held, n == 0) &&
+           !(ended = !produce_one(p, first + n, &held, &files)))
         n++;
     pthread_mutex_lock(&p->mu);
     p->producing = 0;
@@ -260,7 +258,6 @@ typedef struct worker {
     pool *p;
     unsigned id;
     int hungry;              /* counted in p->hungry */
-    int shared;              /* other workers take files from the pool too */
     in_flight f[TURNS_MAX];
     worker_context **contexts;  /* nslots * nkeys, each opened on first use */
     size_t nkeys, nslots;
@@ -276,8 +273,10 @@ typedef struct worker {
 
 /* The context of digest d for the file in slot j: opened the first time
  * (NULL when that fails), then set to d's length, which a check file's
- * line chooses. */
-static worker_context *context(worker *w, size_t j, const digest_spec *d)
+ * line chooses.  The other workers have the other threads: a big turn of
+ * a tree mode must not start helpers of its own, unless the file is hashed
+ * alone (see take_file). */
+static worker_context *context(worker *w, size_t j, const digest_spec *d, int alone)
 {
     worker_context **c = &w->contexts[j * w->nkeys + d->key];
 
@@ -293,12 +292,10 @@ static worker_context *context(worker *w, size_t j, const digest_spec *d)
             *c = NULL;
             return NULL;
         }
-        /* The other workers have the other threads: a big turn of a tree
-         * mode must not start helpers of its own (but see begin_contexts). */
-        hasher_set_threads(&(*c)->h, 1);
         hasher_join(&(*c)->h, w->batch);
     }
     hasher_set_size(&(*c)->h, d->size);
+    hasher_set_threads(&(*c)->h, alone ? d->spec->threads : 1);
     return *c;
 }
 
@@ -324,7 +321,7 @@ static int open_worker(worker *w, const road *r, OSSL_LIB_CTX *lib, const road_c
         return 0;
     for (size_t j = 0; j < w->nslots; j++)
         for (size_t k = 0; k < c->neager; k++)
-            if (context(w, j, &c->eager[k]) == NULL)
+            if (context(w, j, &c->eager[k], 0) == NULL)
                 return 0;
     return 1;
 }
@@ -412,11 +409,10 @@ static int begin_contexts(worker *w, size_t j, in_flight *f)
     f->prefix = SIZE_MAX;
     f->unpaired = 0;
     for (size_t k = 0; k < f->job.n; k++) {
-        worker_context *c = context(w, j, &f->job.d[k]);
+        worker_context *c = context(w, j, &f->job.d[k], f->job.alone);
         if (c == NULL)
             return ENOMEM;
         f->hs[k] = &c->h;
-        hasher_set_threads(&c->h, f->job.alone ? f->job.d[k].spec->threads : 1);
         if (!begin_one(w, c))
             return evp_failed(&f->r);
         if (!c->begun)
@@ -436,11 +432,10 @@ static int begin_contexts(worker *w, size_t j, in_flight *f)
  * it did, its result in f->r. */
 static int spread_alone(worker *w, size_t j, in_flight *f)
 {
-    worker_context *c = f->job.alone && f->job.n == 1 ? context(w, j, &f->job.d[0]) : NULL;
+    worker_context *c = f->job.alone && f->job.n == 1 ? context(w, j, &f->job.d[0], 1) : NULL;
 
     if (c == NULL)
         return 0;
-    hasher_set_threads(&c->h, f->job.d[0].spec->threads);
     if (!feed_spread(&f->in, f->hs[0] = &c->h, &f->r.err))
         return 0;
     if (f->r.err == KSUM_EHASH)
@@ -458,9 +453,10 @@ static int start(worker *w, size_t j, in_flight *f)
 
     memset(&f->r, 0, sizeof f->r);
     /* Regular files only, opened without waiting: something that is no
-     * longer a regular file goes back to the pool, which decides. */
+     * longer a regular file goes back to the pool, which decides.  Its
+     * reading is shown through its entry, which stays put until printed. */
     f->r.err = feed_open(&f->in, f->job.dirfd, f->job.path + f->job.name_at, 1, f->job.nofollow,
-                         f->job.progress);
+                         &at(w->p, f->index)->progress);
     if (f->r.err != 0 || spread_alone(w, j, f) || (f->r.err = begin_contexts(w, j, f)) != 0) {
         finish(w, f);
         return 0;
@@ -469,10 +465,11 @@ static int start(worker *w, size_t j, in_flight *f)
      * of megabytes: only its first chunk pairs).  Files taken beside it
      * would pair only their first chunks with it, then wait on this
      * worker's thread while another worker may be idle.  A worker alone
-     * keeps pairing: no other would take them sooner.  The size only
-     * schedules; a file that changes is judged at its end. */
+     * keeps pairing (the pool's files in flight are all its own): no
+     * other would take them sooner.  The size only schedules; a file that
+     * changes is judged at its end. */
     size = f->in.watched ? (uint64_t)f->in.before.st_size : 0;
-    f->long_file = w->shared && f->unpaired != SIZE_MAX && size > f->unpaired &&
+    f->long_file = w->p->files > w->nslots && f->unpaired != SIZE_MAX && size > f->unpaired &&
                    size - f->unpaired > w->big;
     return 1;
 }
@@ -496,7 +493,7 @@ static int holds_long(const worker *w)
  * one longer than that file). */
 static int may_take(const pool *p, const entry *e, unsigned id)
 {
-    return !p->dealing || e->ordinal >= p->first_deal || e->ordinal % p->workers == id;
+    return !p->dealing || e->ordinal >= p->files || e->ordinal % p->workers == id;
 }
 
 /* The next file for f, with `active` files in flight.  With none in
@@ -543,7 +540,7 @@ static int take_file(worker *w, size_t active, in_flight *f)
         /* With files in flight, a worker reads only what is there; one
          * with none waits while files dealt to others may yet come its
          * way (the deal ends). */
-        if (can_produce(p) && (wait || source_ready(p))) {
+        if (can_produce(p, wait)) {
             produce(p);
         } else if ((p->ended && p->untaken == 0) || !wait) {
             break;
@@ -679,7 +676,7 @@ static entry *wait_for(pool *p, size_t i)
             progress_show(p->pg, e->job.path, &e->progress);
         /* The item needed now, or while a worker hashes it, the workers'
          * next files, when that does not wait on a writer. */
-        if (can_produce(p) && (e == NULL || source_ready(p)))
+        if (can_produce(p, e == NULL))
             produce(p);
         else
             pthread_cond_wait(&p->done, &p->mu);
@@ -752,8 +749,6 @@ static void run_pool(pool *p, worker *w, unsigned n)
 
     p->hungry = p->workers = n;
     /* (a thread that could not start leaves fewer: only slower) */
-    for (unsigned i = 0; i < n; i++)
-        w[i].shared = n > 1;
     for (; started < n; started++)
         if (thread_start(&ids[started], work, &w[started]) != 0)
             break;
@@ -773,9 +768,8 @@ static int pool_init(pool *p, const road_client *c, unsigned workers, unsigned i
     memset(p, 0, sizeof *p);
     p->c = c;
     p->window = 4 * files < 16 ? 16 : 4 * files;
-    p->least = files + 1;
     p->dealing = workers > 1;
-    p->first_deal = files;
+    p->files = files;
     p->ring = calloc(p->window, sizeof *p->ring);
     p->items = calloc(p->window, c->item_size);
     if (p->ring == NULL || p->items == NULL) {

@@ -23,7 +23,7 @@ typedef struct digest_spec {
     size_t key;
 } digest_spec;
 
-/* A file for a worker: the n digests d, and where its reading is shown. */
+/* A file for a worker, and the n digests d it is hashed for. */
 typedef struct file_job {
     const char *path;       /* NULL: nothing for a worker */
     int dirfd;              /* path + name_at is opened in this directory */
@@ -31,7 +31,6 @@ typedef struct file_job {
     int nofollow;           /* a symbolic link is refused */
     const digest_spec *d;
     size_t n;
-    file_progress *progress;  /* may be NULL */
     int alone;              /* the last file, every other worker idle: its
                                tree mode may use every thread asked for */
 } file_job;
