@@ -61,7 +61,7 @@ static OSSL_LIB_CTX *ksumprov_context(OSSL_PROVIDER **prov)
         !OSSL_PROVIDER_add_builtin(lib, KSUMPROV_NAME, ksumprov_init) ||
         (*prov = OSSL_PROVIDER_load(lib, KSUMPROV_NAME)) == NULL) {
         /* Nothing queued: an allocation failed where OpenSSL says none. */
-        if (openssl_reason(why, sizeof why) || strcmp(why, "no reason given") == 0)
+        if (openssl_memory_failure(why, sizeof why))
             snprintf(why, sizeof why, "out of memory");
         message_fail("cannot load the ksumprov provider: %s", why);
         OSSL_LIB_CTX_free(lib);

@@ -227,6 +227,11 @@ int openssl_reason(char *buf, size_t size)
     return memory;
 }
 
+int openssl_memory_failure(char *buf, size_t size)
+{
+    return openssl_reason(buf, size) || strcmp(buf, "no reason given") == 0;
+}
+
 int output_ok(void)
 {
     /* Standard output is the program's one output; whether its failure was

@@ -55,6 +55,10 @@ FILE *message_stream(void);
  * (detail); ..."), into buf; empties the thread's error queue.  Returns 1
  * when one of them is a want of memory, which is no fault of the input. */
 int openssl_reason(char *buf, size_t size);
+/* The same, for a call that fails on nothing but memory when it queues no
+ * reason (OpenSSL 3.1 on, and ksumprov, queue none for a failed
+ * allocation): 1 for a want of memory, said or not. */
+int openssl_memory_failure(char *buf, size_t size);
 
 /* To be called after each line or piece written to standard output, before
  * anything else is written: 1 while every write has worked.  The first

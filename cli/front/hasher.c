@@ -81,13 +81,12 @@ const char *hash_spec_text(const hash_spec *spec, const char *param)
 }
 
 /* The provider registered alg, so a fetch that fails with no reason
- * queued ran out of memory (OpenSSL 3.1 on queues none for a failed
- * allocation). */
+ * queued ran out of memory. */
 static int fetch_failed(const algorithm *alg)
 {
     char why[512];
 
-    if (openssl_reason(why, sizeof why) || strcmp(why, "no reason given") == 0)
+    if (openssl_memory_failure(why, sizeof why))
         return message_fail("%s: out of memory", alg->name);
     return message_fail("%s: cannot fetch from ksumprov: %s", alg->name, why);
 }

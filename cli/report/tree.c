@@ -79,8 +79,7 @@ static void fail(folder *f, const char *path, int err, const char *why)
     char reason[512];
 
     if (err == KSUM_EHASH && why == NULL) {
-        int memory = openssl_reason(reason, sizeof reason) ||
-                     strcmp(reason, "no reason given") == 0;
+        int memory = openssl_memory_failure(reason, sizeof reason);
         err = memory ? ENOMEM : KSUM_EHASH;
         why = memory ? NULL : reason;
     }
