@@ -185,7 +185,7 @@ typedef struct check_run {
      * hashers hash. */
     hasher *facts, *hashers;
     /* the reading's */
-    hash_spec xof_spec;     /* r's with -x: the lines whose tag names an XOF */
+    hash_spec xof_spec;     /* res->hash with -x: the lines whose tag names an XOF */
     tree_check trees;       /* what the lines of directory trees share */
     char *const *lists;     /* the check files not opened yet */
     const char *path;       /* the one being read */
