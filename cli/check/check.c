@@ -1057,7 +1057,9 @@ int check_files(const resolved *r, const check_spec *s, OSSL_LIB_CTX *lib,
                      .print = print_item, .drop = drop_item, .ctx = run, .nkeys = CACHE_KEYS};
     /* --status asks for silence: no display either */
     run->pg = progress_start(s->progress && !s->status);
-    ok = road_run(&road, lib, &c, run->pg) && run->ok && run->stop == 0;
+    if (!road_run(&road, lib, &c, run->pg))
+        run_out(run, 0);
+    ok = run->ok && run->stop == 0;
     progress_stop(run->pg);
     if (run->stop == 0)
         *applied = run->applied;

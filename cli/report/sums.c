@@ -253,7 +253,7 @@ int hash_files(const resolved *r, const name_spec *spec, int show_progress,
                      .nkeys = h->set.n, .eager = h->d, .neager = h->set.n};
     h->names = names;
     h->pg = progress_start(show_progress);
-    ok = road_run(&road, lib, &c, h->pg) && h->ok;
+    ok = road_run(&road, lib, &c, h->pg) ? h->ok : message_fail("out of memory");
     progress_stop(h->pg);
     hash_run_close(h);
     names_close(names);

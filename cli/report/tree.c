@@ -73,7 +73,8 @@ typedef struct folder {
  * DIRs: in the run), said unless quiet or err is 0 (said already).  EVP
  * failing here (KSUM_EHASH without why) left its reason queued: a want of
  * memory, or no reason (ksumprov queues none for a failed allocation), is
- * ENOMEM, no fault of the tree. */
+ * ENOMEM, no fault of the tree: the run stops, and its caller says it once,
+ * instead of naming every entry that memory failed. */
 static void fail(folder *f, const char *path, int err, const char *why)
 {
     char reason[512];
@@ -83,9 +84,9 @@ static void fail(folder *f, const char *path, int err, const char *why)
         err = memory ? ENOMEM : KSUM_EHASH;
         why = memory ? NULL : reason;
     }
-    if (!f->quiet && err != 0)
-        report_error(path != NULL ? path : "ksum", err, why);
     f->no_memory |= err == ENOMEM;
+    if (!f->quiet && err != 0 && err != ENOMEM)
+        report_error(path, err, why);
     if (f->depth > 0)
         f->stack[f->depth - 1].failed = 1;
     else
@@ -99,26 +100,23 @@ static int open_nodes(folder *f, node *nd)
     if (nd->hs == NULL)
         nd->hs = f->depth == 0 && f->root != NULL ? f->root : calloc(f->n, sizeof *nd->hs);
     for (; nd->hs != NULL && nd->hs != f->root && nd->opened < f->n; nd->opened++)
-        if (!hasher_open(&nd->hs[nd->opened], f->lib, f->d[nd->opened].alg,
-                         f->d[nd->opened].spec))
+        if (!hasher_open_quiet(&nd->hs[nd->opened], f->lib, f->d[nd->opened].alg,
+                               f->d[nd->opened].spec))
             return 0;
     return nd->hs != NULL;
 }
 
-/* A directory begins: its nodes begin with the header.  Without room for
- * its node the walk and the nodes would part: everything stops (as
- * KSUM_EWRITE stops the road). */
+/* A directory begins: its nodes begin with the header.  0, or ENOMEM
+ * to stop: without room for its node the walk and the nodes would part. */
 static int fold_enter(folder *f, tree_item *it)
 {
     node *nd;
     int ok;
 
-    /* it->path is NULL when the walk had no memory to copy it */
     if (!grow_array(&f->stack, &f->cap, f->depth + 1, sizeof *f->stack, 16)) {
-        report_error(it->path != NULL ? it->path : "ksum", ENOMEM, NULL);
         f->ok = 0;
         f->no_memory = 1;
-        return KSUM_EWRITE;
+        return ENOMEM;
     }
     nd = &f->stack[f->depth];
     ok = open_nodes(f, nd);
@@ -157,13 +155,17 @@ static int print_value(folder *f, hasher *h, const char *name, const uint8_t *bu
 {
     sum_source src = {buf, len, buf == NULL ? h : NULL};
     int err = print_sum_line(f->ls, h, (char *const *)&name, 1, &src);
+    char why[512];
 
-    if (err != 0 && err != KSUM_EWRITE) {
-        report_error(name, err, NULL);
-        f->ok = 0;
-        return 0;
-    }
-    return err;
+    if (err != KSUM_EHASH)
+        return err;
+    /* squeezing failed partway through the line */
+    if (openssl_memory_failure(why, sizeof why))
+        f->no_memory = 1;
+    else
+        report_error(name, err, why);
+    f->ok = 0;
+    return 0;
 }
 
 /* A manifest's lines of an entry: its values, one after the other in
@@ -295,16 +297,13 @@ static int hash_here(folder *f, const tree_item *it, unsigned *mode)
     return err;
 }
 
-/* One item of the walk, in order (the road's print): r is what a worker
- * made of a file, NULL when none took it.  0, or KSUM_EWRITE to stop. */
-static int fold(void *ctx, void *item, file_result *r, file_progress *progress)
+/* One item of the walk, in order: r is what a worker made of a file,
+ * NULL when none took it.  0, or KSUM_EWRITE or ENOMEM to stop. */
+static int fold_item(folder *f, tree_item *it, file_result *r)
 {
-    folder *f = ctx;
-    tree_item *it = item;
     file_result here = {0};
     char type;
 
-    (void)progress;
     switch (it->kind) {
     case TREE_ENTER:
         return fold_enter(f, it);
@@ -337,6 +336,16 @@ static int fold(void *ctx, void *item, file_result *r, file_progress *progress)
     if (!fold_entry(f, it->path + it->name_at, type, r->sums) || type == 'l' || !f->t->manifest)
         return 0;
     return print_values(f, f->leaf, it->path, r->sums);
+}
+
+/* The road's print: memory that ran out anywhere stops the road. */
+static int fold(void *ctx, void *item, file_result *r, file_progress *progress)
+{
+    folder *f = ctx;
+    int err = fold_item(f, item, r);
+
+    (void)progress;
+    return err == 0 && f->no_memory ? ENOMEM : err;
 }
 
 /* ---- the folder's life ---- */
@@ -377,25 +386,28 @@ static size_t inner_size(const hasher *h)
 }
 
 /* After d's algorithms and n are set: the leaf hashers, the inner
- * lengths, and room for a value of each digest. */
-static int folder_open(folder *f, OSSL_LIB_CTX *lib)
+ * lengths, and room for a value of each digest.  The algorithms were
+ * fetched when the options were resolved: what fails now is memory
+ * (f->no_memory, not said). */
+static void folder_open(folder *f, OSSL_LIB_CTX *lib)
 {
     f->lib = lib;
     f->ok = 1;
+    f->no_memory = 1;
     if (f->in == NULL) {
         f->in = &f->own;
         if (!input_init(&f->own, 0))
-            return 0;
+            return;
     }
     for (size_t k = 0; k < f->n; k++) {
-        if (!hasher_open(&f->leaf[k], lib, f->d[k].alg, f->d[k].spec))
-            return 0;
+        if (!hasher_open_quiet(&f->leaf[k], lib, f->d[k].alg, f->d[k].spec))
+            return;
         f->d[k].size = inner_size(&f->leaf[k]);
         hasher_set_size(&f->leaf[k], f->d[k].size);
         f->each[k] = &f->leaf[k];
         f->value_bytes += f->d[k].size;
     }
-    return (f->values = malloc(f->value_bytes)) != NULL;
+    f->no_memory = (f->values = malloc(f->value_bytes)) == NULL;
 }
 
 /* ---- the walk on the road ---- */
@@ -426,18 +438,19 @@ static void drop_item(void *ctx, void *item)
 }
 
 /* Folds the trees of roots into f, their files hashed by the road's
- * workers (chosen as for any files) and the rest here; 0 when it could
- * not start (said). */
-static int fold_roots(folder *f, char *const *roots)
+ * workers (chosen as for any files) and the rest here; memory that ran
+ * out, here or before, is f->no_memory (not said). */
+static void fold_roots(folder *f, char *const *roots)
 {
     road_client c = {.item_size = sizeof(tree_item), .next = next_item, .print = fold,
                      .drop = drop_item, .ctx = f, .nkeys = f->n, .eager = f->d,
                      .neager = f->n};
     road r;
-    int ok;
 
-    if ((f->w = tree_walk_open(roots, f->t->excludes, f->t->nexcludes)) == NULL)
-        return message_fail("out of memory");
+    if (f->no_memory || (f->w = tree_walk_open(roots, f->t->excludes, f->t->nexcludes)) == NULL) {
+        f->no_memory = 1;
+        return;
+    }
     road_choose(&r, f->r, f->lib, 1, 1);
     /* Each place of the window (four a file in flight, sixteen at least)
      * may hold its file's directory open, besides the files: fewer files
@@ -445,9 +458,9 @@ static int fold_roots(folder *f, char *const *roots)
     for (unsigned room = descriptors_free() / 2; r.workers > 0 &&
                                                  5 * r.workers * r.in_flight + 16 > room;)
         *(r.in_flight > 1 ? &r.in_flight : &r.workers) -= 1;
-    ok = road_run(&r, f->lib, &c, NULL);
+    if (!road_run(&r, f->lib, &c, NULL))
+        f->no_memory = 1;
     tree_walk_close(f->w);
-    return ok;
 }
 
 /* ---- ksum --tree DIR... ---- */
@@ -456,7 +469,7 @@ int hash_trees(const resolved *r, char *const *roots, const tree_spec *t,
                OSSL_LIB_CTX *lib)
 {
     folder *f = calloc(1, sizeof *f);  /* hashers are large: not on the stack */
-    int ok = 0;
+    int ok;
 
     if (f == NULL)
         return message_fail("out of memory");
@@ -469,10 +482,9 @@ int hash_trees(const resolved *r, char *const *roots, const tree_spec *t,
     f->ls = &r->line;
     f->r = r;
     f->t = t;
-    if (!folder_open(f, lib))
-        message_fail("out of memory");
-    else
-        ok = fold_roots(f, roots) && f->ok;
+    folder_open(f, lib);
+    fold_roots(f, roots);
+    ok = f->no_memory ? message_fail("out of memory") : f->ok;
     folder_close(f);
     return ok;
 }
@@ -486,7 +498,7 @@ int tree_digest(const tree_check *tc, const digest_spec *d, hasher *root, const 
     char *roots[2] = {(char *)path, NULL};
     struct stat st;
     folder *f;
-    int err = ENOMEM;
+    int err;
 
     /* A missing DIR is a missing file to check mode (--ignore-missing). */
     if (stat(path, &st) != 0 && errno == ENOENT)
@@ -502,8 +514,9 @@ int tree_digest(const tree_check *tc, const digest_spec *d, hasher *root, const 
     f->in = tc->in;
     /* Memory that ran out is no fault of the tree: check mode stops, and
      * gives no verdict. */
-    if (folder_open(f, root->lib) && fold_roots(f, roots))
-        err = f->no_memory ? ENOMEM : f->ok ? 0 : KSUM_ETREE;
+    folder_open(f, root->lib);
+    fold_roots(f, roots);
+    err = f->no_memory ? ENOMEM : f->ok ? 0 : KSUM_ETREE;
     folder_close(f);
     return err;
 }

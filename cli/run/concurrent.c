@@ -811,8 +811,6 @@ int road_run(const road *r, OSSL_LIB_CTX *lib, const road_client *c, progress *p
         run_pool(&p, w, n);
         pool_free(&p);
         ok = 1;
-    } else {
-        fprintf(message_stream(), "ksum: out of memory\n");
     }
     for (unsigned i = 0; i < n; i++)
         close_worker(&w[i]);

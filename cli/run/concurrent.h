@@ -70,8 +70,9 @@ typedef struct road_client {
     size_t neager;
 } road_client;
 
-/* Runs every item of c along road r.  Returns 0 when it could not start
- * (the message printed), 1 otherwise: the items say how they fared. */
+/* Runs every item of c along road r.  Returns 0 when memory ran out
+ * before it could start (not said: the caller's run may say more), 1
+ * otherwise: the items say how they fared. */
 int road_run(const road *r, OSSL_LIB_CTX *lib, const road_client *c, progress *pg);
 
 #endif

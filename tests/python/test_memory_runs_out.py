@@ -32,20 +32,27 @@ SCENARIOS = {
     "check_k12": (["-c", "--k12", "--threads", "2", "ksums"], {}),
     "walk": (["-r", "--threads", "2", "tree"], {}),
     "walk_k12": (["-r", "--k12", "--threads", "2", "tree"], {}),
+    # a directory tree's digest: its walk, its folding, and check mode's
+    # tree line, hashed on the printing thread
+    "tree": (["--tree", "--threads", "2", "--sha3-256", "--shake128", "tree"], {}),
+    "check_tree": (["-c", "--tree", "--threads", "2", "treesums"], {}),
 }
 
 
 @pytest.fixture(scope="module")
 def files(tmp_path_factory):
     d = tmp_path_factory.mktemp("memory")
-    (d / "tree").mkdir()
+    (d / "tree" / "sub" / "deeper").mkdir(parents=True)
     for i in range(10):
         (d / "tree" / f"f{i}").write_bytes(os.urandom(i * 23000 + i))
+        (d / "tree" / "sub" / f"g{i}").write_bytes(os.urandom(i * 7))
+        (d / "tree" / "sub" / "deeper" / f"h{i}").write_bytes(os.urandom(i))
     (d / "tree" / "big").write_bytes(os.urandom((1 << 20) + 7))
     plain = lambda args: subprocess.run([KSUM] + args, cwd=d, stdout=subprocess.PIPE,
                                         check=True, timeout=60).stdout
     (d / "sums").write_bytes(plain(["-r", "tree"]))
     (d / "ksums").write_bytes(plain(["--k12", "-r", "tree"]))
+    (d / "treesums").write_bytes(plain(["--tree", "tree", "tree/sub"]))
     return d
 
 
