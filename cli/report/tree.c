@@ -240,25 +240,29 @@ static int fold_dir(folder *f, node *nd)
     return err;
 }
 
-/* Whether a directory's path still names the directory entered, now that
- * its files were opened by that path: a directory on the way replaced by
- * a link meanwhile would have had them read from out of the tree.  (The
- * DIR itself may be reached through a link.) */
-static int still_there(const tree_item *dir, size_t depth)
+/* 0 when a directory's path still names the directory entered: one
+ * replaced meanwhile (by a link out of the tree, say) changed while the
+ * tree was read.  Else KSUM_ECHANGED, or why its path could not be looked
+ * up (a path longer than PATH_MAX).  (The DIR itself may be reached
+ * through a link.) */
+static int moved(const tree_item *dir, size_t depth)
 {
     struct stat st;
 
-    return dir->path != NULL && (depth == 0 ? stat(dir->path, &st) : lstat(dir->path, &st)) == 0 &&
-           st.st_dev == dir->dev && st.st_ino == dir->ino;
+    if (dir->path == NULL)
+        return KSUM_ECHANGED;
+    if ((depth == 0 ? stat(dir->path, &st) : lstat(dir->path, &st)) != 0)
+        return errno == ENAMETOOLONG ? errno : KSUM_ECHANGED;
+    return st.st_dev == dir->dev && st.st_ino == dir->ino ? 0 : KSUM_ECHANGED;
 }
 
 static int fold_leave(folder *f)
 {
     node *nd = &f->stack[f->depth - 1];
-    int err = 0;
+    int why = nd->failed ? 0 : moved(&nd->at, f->depth - 1), err = 0;
 
-    if (!nd->failed && !still_there(&nd->at, f->depth - 1))
-        fail(f, nd->at.path, KSUM_ECHANGED, NULL);
+    if (why != 0)
+        fail(f, nd->at.path, why, NULL);
     f->depth--;
     /* A directory with an error in it (named already) has no value, nor
      * has the directory it is in. */

@@ -197,6 +197,23 @@ def test_deep_nesting(tmp_path):
         tree_digest("k12", d, 16).hex()
 
 
+def test_a_path_longer_than_path_max_is_refused_as_such(tmp_path):
+    """A directory whose path is longer than PATH_MAX cannot be checked to
+    be still there at its end: the tree is refused, naming it and that
+    reason, not as a tree that changed while it was read."""
+    (tmp_path / "T").mkdir()
+    fd = os.open(tmp_path / "T", os.O_RDONLY)
+    for _ in range(25):     # 25 names of 200 bytes: past 4096
+        os.mkdir("d" * 200, dir_fd=fd)
+        inner = os.open("d" * 200, os.O_RDONLY, dir_fd=fd)
+        os.close(fd)
+        fd = inner
+    os.close(fd)
+    code, out, err = run(["--tree", "T"], cwd=tmp_path)
+    assert (code, out) == (1, b"")
+    assert err.count("\n") == 1 and err.endswith(": File name too long\n"), err
+
+
 @pytest.mark.parametrize("patterns", [["x.o"], ["*.o", "with space"], ["/a"], ["*/a"],
                                       ["a/"], ["\xff\xfe".encode("latin-1").decode(
                                           "utf-8", "surrogateescape")], ["[a-c]*"]])
