@@ -176,7 +176,8 @@ extern "C" {
  * OpenSSL 3.0-3.2, which have no EVP_DigestSqueeze (ksumprov implements
  * that too).  The first squeeze closes the input as final would (with the
  * output length set for ParallelHash, TupleHash and KMAC, whose value
- * depends on it); no update or final may follow. */
+ * depends on it); no update or final may follow.  Those three, unless
+ * as XOFs, and the -CV parts give no more than the output length set. */
 #define KSUM_PARAM_SQUEEZE "squeeze"
 
 /* KangarooTwelve in parts (KT128, KT256, M14): one object hashed by

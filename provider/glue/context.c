@@ -17,6 +17,7 @@ struct ksum_ctx {
     const ksum_provctx *prov;
     enum phase phase;
     settings set;
+    size_t squeezed;        /* output given since the input closed */
     worker_pool *pool;      /* tree modes: helper threads, kept across inits */
     /* In a group (KSUM_PARAM_BATCH): the state's sponge is then reached
      * only through it while it holds input back (batch.h). */
@@ -327,7 +328,20 @@ static int close_input(ksum_ctx *c)
         return 0;
     }
     c->phase = PHASE_SQUEEZING;
+    c->squeezed = 0;
     return 1;
+}
+
+/* The most output that may still be squeezed: where the length is hashed
+ * in (ParallelHash, TupleHash and KMAC but as XOFs) or is the part's
+ * chaining values (-CV), bytes past it are no function's output. */
+static size_t output_left(const ksum_ctx *c)
+{
+    unsigned takes = c->alg->mode->takes;
+
+    if (((takes & MODE_XOF) && !c->set.xof) || (takes & MODE_RANGE))
+        return c->set.outlen - c->squeezed;
+    return SIZE_MAX;
 }
 
 int ksum_ctx_final(ksum_ctx *c, unsigned char *out, size_t *outl, size_t outsz)
@@ -365,6 +379,13 @@ int ksum_ctx_squeeze(ksum_ctx *c, unsigned char *out, size_t len)
         return 1;
     if (c->phase != PHASE_SQUEEZING && !close_input(c))
         return 0;
+    if (len > output_left(c)) {
+        KSUM_RAISE(c->prov, KSUM_R_NOT_XOF,
+                   "the output length (%zu bytes) is part of this digest: %zu bytes "
+                   "asked, %zu left", c->set.outlen, len, output_left(c));
+        return 0;
+    }
+    c->squeezed += len;
     ops_of(c)->squeeze(c->state, out, len);
     return 1;
 }

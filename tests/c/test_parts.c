@@ -229,6 +229,22 @@ static void refusals(const family *f)
               !EVP_DigestFinalXOF(ctx, out, 2 * f->cv_len),
           "%s final of the wrong length", f->cv);
     {
+        /* Squeezed, a part gives its CVs and not a byte more. */
+        size_t outlen = f->cv_len;
+        OSSL_PARAM x[] = {OSSL_PARAM_construct_size_t(OSSL_DIGEST_PARAM_XOFLEN, &outlen),
+                          OSSL_PARAM_END};
+        OSSL_PARAM all[] = {OSSL_PARAM_construct_octet_string(KSUM_PARAM_SQUEEZE, out,
+                                                              f->cv_len),
+                            OSSL_PARAM_END};
+        OSSL_PARAM more[] = {OSSL_PARAM_construct_octet_string(KSUM_PARAM_SQUEEZE, out, 1),
+                             OSSL_PARAM_END};
+        CHECK(EVP_DigestInit_ex2(ctx, cv, RANGE(CHUNK)) && EVP_DigestUpdate(ctx, m, CHUNK) &&
+                  EVP_MD_CTX_set_params(ctx, x) && EVP_MD_CTX_get_params(ctx, all) &&
+                  !EVP_MD_CTX_get_params(ctx, more),
+              "%s squeezed past its CVs", f->cv);
+        ERR_clear_error();
+    }
+    {
         uint64_t big = (uint64_t)(KSUMPROV_PART_MAX_CHUNKS + 2) * CHUNK, zero = 0;
         OSSL_PARAM p[] = {OSSL_PARAM_construct_uint64(KSUM_PARAM_MESSAGE_LENGTH, &big),
                           OSSL_PARAM_construct_uint64(KSUM_PARAM_OFFSET, &zero),

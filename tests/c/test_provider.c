@@ -326,6 +326,72 @@ static void test_squeeze_param(void)
     free(pieces);
 }
 
+/* One squeeze of n bytes through the squeeze parameter. */
+static int squeeze_md(EVP_MD_CTX *ctx, uint8_t *out, size_t n)
+{
+    OSSL_PARAM p[] = {OSSL_PARAM_construct_octet_string(KSUM_PARAM_SQUEEZE, out, n),
+                      OSSL_PARAM_construct_end()};
+
+    return EVP_MD_CTX_get_params(ctx, p);
+}
+
+static int squeeze_mac(EVP_MAC_CTX *ctx, uint8_t *out, size_t n)
+{
+    OSSL_PARAM p[] = {OSSL_PARAM_construct_octet_string(KSUM_PARAM_SQUEEZE, out, n),
+                      OSSL_PARAM_construct_end()};
+
+    return EVP_MAC_CTX_get_params(ctx, p);
+}
+
+/* ParallelHash, TupleHash and KMAC hash their output length L in, unless
+ * as XOFs: squeezed past L, the bytes would be no function's output.  The
+ * first L bytes are the digest, in any pieces; a byte more is refused;
+ * as XOFs they go on. */
+static void test_squeeze_stops_at_a_hashed_length(void)
+{
+    static const char *const names[] = {"PARALLELHASH128", "PARALLELHASH256", "TUPLEHASH128",
+                                        "TUPLEHASH256"};
+    uint8_t want[64], got[64 + 1];
+
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        for (int xof = 0; xof < 2; xof++) {
+            EVP_MD *md = EVP_MD_fetch(lib, names[i], OURS);
+            EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+            size_t L = 40;
+            OSSL_PARAM p[] = {OSSL_PARAM_construct_size_t(OSSL_DIGEST_PARAM_XOFLEN, &L),
+                              OSSL_PARAM_construct_int(KSUM_PARAM_XOF, &xof),
+                              OSSL_PARAM_construct_end()};
+            int ok = digest_split(names[i], OURS, p, (const uint8_t *)"abc", 3, want, L, 0) &&
+                     EVP_DigestInit_ex2(ctx, md, p) && EVP_DigestUpdate(ctx, "abc", 3) &&
+                     squeeze_md(ctx, got, 25) && squeeze_md(ctx, got + 25, 15);
+            CHECK(ok && memcmp(want, got, L) == 0, "%s xof %d: %zu bytes in pieces", names[i],
+                  xof, L);
+            CHECK(squeeze_md(ctx, got + L, 1) == xof, "%s xof %d: a byte past L %s", names[i],
+                  xof, xof ? "refused" : "given");
+            ERR_clear_error();
+            EVP_MD_CTX_free(ctx);
+            EVP_MD_free(md);
+        }
+    for (int xof = 0; xof < 2; xof++) {
+        EVP_MAC *mac = EVP_MAC_fetch(lib, "KMAC128", OURS);
+        EVP_MAC_CTX *ctx = EVP_MAC_CTX_new(mac);
+        size_t size = 32;
+        OSSL_PARAM set[] = {OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &size),
+                            OSSL_PARAM_construct_int(OSSL_MAC_PARAM_XOF, &xof),
+                            OSSL_PARAM_construct_end()};
+        int ok = kmac("KMAC128", OURS, (const uint8_t *)"key!", 4, "", xof,
+                      (const uint8_t *)"abc", 3, want, size, 0) &&
+                 EVP_MAC_init(ctx, (const uint8_t *)"key!", 4, set) &&
+                 EVP_MAC_update(ctx, (const uint8_t *)"abc", 3) && squeeze_mac(ctx, got, 32);
+        CHECK(ok && memcmp(want, got, size) == 0, "KMAC128 xof %d: squeezed whole", xof);
+        CHECK(squeeze_mac(ctx, got, 1) == xof, "KMAC128 xof %d: a byte past L %s", xof,
+              xof ? "refused" : "given");
+        ERR_clear_error();
+        EVP_MAC_CTX_free(ctx);
+        EVP_MAC_free(mac);
+    }
+}
+
 static void test_names_and_flags(void)
 {
     static const char *const aliases[] = {"kangarootwelve", "k12", "Kt128", "kt256",
@@ -1210,6 +1276,7 @@ int main(void)
     test_long_output();
     test_names_and_flags();
     test_squeeze_param();
+    test_squeeze_stops_at_a_hashed_length();
     test_bad_params();
     test_null_parameters();
     test_failed_set_changes_nothing();
