@@ -392,6 +392,49 @@ static void test_squeeze_stops_at_a_hashed_length(void)
     }
 }
 
+/* An init that fails leaves nothing to hash: an update or a final after
+ * it would give a digest without what the init asked for (a
+ * customization string, a new key). */
+static void test_failed_init_leaves_nothing_to_hash(void)
+{
+    EVP_MD *md = EVP_MD_fetch(lib, "KT128", OURS);
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    EVP_MAC *mac = EVP_MAC_fetch(lib, "KMAC128", OURS);
+    EVP_MAC_CTX *mctx = EVP_MAC_CTX_new(mac);
+    unsigned threads = 100000;
+    char custom[600] = {0};
+    uint8_t out[32];
+    size_t outl;
+    OSSL_PARAM bad[] = {OSSL_PARAM_construct_octet_string(KSUM_PARAM_CUSTOM,
+                                                          "mine", 4),
+                        OSSL_PARAM_construct_uint(KSUM_PARAM_THREADS, &threads),
+                        OSSL_PARAM_construct_end()};
+    OSSL_PARAM bad_mac[] = {OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_CUSTOM, custom,
+                                                              sizeof custom),
+                            OSSL_PARAM_construct_end()};
+
+    CHECK(md != NULL && ctx != NULL && !EVP_DigestInit_ex2(ctx, md, bad), "KT128: bad init");
+    CHECK(!EVP_DigestUpdate(ctx, "abc", 3) && !EVP_DigestFinalXOF(ctx, out, sizeof out),
+          "KT128: hashed after a failed init");
+    CHECK(mctx != NULL && EVP_MAC_init(mctx, (const uint8_t *)"keyA", 4, NULL) &&
+              EVP_MAC_update(mctx, (const uint8_t *)"abc", 3) &&
+              EVP_MAC_final(mctx, out, &outl, sizeof out),
+          "KMAC128 under keyA");
+    CHECK(!EVP_MAC_init(mctx, (const uint8_t *)"keyB", 4, bad_mac), "KMAC128: bad init");
+    CHECK(!EVP_MAC_update(mctx, (const uint8_t *)"abc", 3) &&
+              !EVP_MAC_final(mctx, out, &outl, sizeof out),
+          "KMAC128: hashed under the old key after a failed init");
+    ERR_clear_error();
+    /* and a good init works again */
+    CHECK(EVP_DigestInit_ex2(ctx, md, NULL) && EVP_DigestUpdate(ctx, "abc", 3) &&
+              EVP_DigestFinalXOF(ctx, out, sizeof out),
+          "KT128: init again after a failed one");
+    EVP_MD_CTX_free(ctx);
+    EVP_MD_free(md);
+    EVP_MAC_CTX_free(mctx);
+    EVP_MAC_free(mac);
+}
+
 static void test_names_and_flags(void)
 {
     static const char *const aliases[] = {"kangarootwelve", "k12", "Kt128", "kt256",
@@ -1277,6 +1320,7 @@ int main(void)
     test_names_and_flags();
     test_squeeze_param();
     test_squeeze_stops_at_a_hashed_length();
+    test_failed_init_leaves_nothing_to_hash();
     test_bad_params();
     test_null_parameters();
     test_failed_set_changes_nothing();
