@@ -103,11 +103,14 @@ static int forms_agree(options *o)
 }
 
 /* One object in parts (parts.c does it): one way, one FILE (--combine
- * reads record files), nothing to check, walk or read names from. */
+ * reads record files), nothing to check, walk or read names from.  A
+ * part's record is no checksum line: what shapes one is --combine's. */
 static int parts_options_agree(const options *o)
 {
     int modes = (o->part_share != NULL) + (o->part_range != NULL) + o->combine;
     const char *mode = o->combine ? "--combine" : o->part_share ? "--part" : "--part-range";
+    const char *line = (o->given & TAKES_SIZE) ? option_name(o, TAKES_SIZE)
+                       : o->raw ? "--raw" : o->text_given ? "--text" : form_besides(o, 1);
 
     if (modes == 0)
         return 1;
@@ -119,6 +122,9 @@ static int parts_options_agree(const options *o)
                             : "--files-from");
     if (!o->combine && o->files[1] != NULL)
         return message_fail("%s takes one FILE", mode);
+    if (!o->combine && line != NULL)
+        return message_fail("%s cannot be used with %s: a part record has no checksum line "
+                            "(give it to --combine)", mode, line);
     return 1;
 }
 

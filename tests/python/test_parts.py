@@ -470,6 +470,19 @@ def test_part_options_refused(three, tmp_path):
     assert line.split()[0] == ok(["--k12", str(three / "obj")]).split()[0]
 
 
+@pytest.mark.parametrize("opt", [["-n", "64"], ["-l", "512"], ["--tag"], ["--untagged"],
+                                 ["--base64"], ["--raw"], ["--no-names"], ["-z"], ["-b"],
+                                 ["-t"]])
+@pytest.mark.parametrize("mode", [["--part", "1/2"], ["--part-range", "0:1"]])
+def test_part_refuses_what_shapes_a_line(three, mode, opt):
+    """A record has no checksum line: an option that shapes one is for
+    --combine, and given to a part it would be dropped unsaid (a user who
+    gave -n 64 to every part gets 16 bytes from a plain --combine)."""
+    name = {"-n": "--output-size", "-l": "--length", "-z": "--zero", "-b": "--binary",
+            "-t": "--text"}.get(opt[0], opt[0])
+    refused(three, mode + opt + ["obj"], rf"^ksum: {mode[0]} cannot be used with {name}: ")
+
+
 # ---- 3. the recipes in docs/parts.md ----
 
 def doc_blocks():
