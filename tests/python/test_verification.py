@@ -279,6 +279,25 @@ def test_write_error_stops_before_the_next_file(tmp_path, args):
     assert p.stderr.decode() == "ksum: write error: No space left on device\n"
 
 
+def test_a_file_size_limit_is_a_write_error(tmp_path):
+    """Past ulimit -f, a write raises SIGXFSZ, whose default action killed
+    ksum without a word (exit 153): the limit is said as a write error,
+    on standard output and in the temporary file a long stream spills to
+    (TupleHash's, of a stream over 32 MiB)."""
+    (tmp_path / "R").mkdir()
+    for i in range(200):
+        (tmp_path / "R" / f"f{i}").write_text(str(i))
+    p = sh(f"ulimit -f 4; exec {KSUM} -r R > out", cwd=tmp_path)
+    assert p.returncode == 1
+    assert p.stderr.decode() == "ksum: write error: File too large\n"
+    (tmp_path / "a").write_bytes(b"a")
+    p = sh(f"head -c 40000000 /dev/zero | (ulimit -f 1000; exec {KSUM} --tuplehash128 - a)",
+           cwd=tmp_path)
+    assert (p.returncode, p.stdout) == (1, b"")
+    assert p.stderr.decode().endswith(": cannot write one: File too large\n")
+    assert p.stderr.decode().count("\n") == 1
+
+
 def test_write_error_stops_check_mode(tmp_path):
     (tmp_path / "f").write_bytes(b"abc")
     # after the OK lines, a line naming '-' would read a pipe that never ends
