@@ -64,10 +64,11 @@ static int digest_char(char c, int tagged)
 }
 
 /* A character of an algorithm tag: OpenSSL's names have '/' too
- * (SHA2-512/224). */
+ * (SHA2-512/224), and OIDs, which the provider names its algorithms by
+ * too, '.'. */
 static int tag_char(char c)
 {
-    return isalnum((unsigned char)c) || c == '-' || c == '_' || c == '/';
+    return isalnum((unsigned char)c) || c == '-' || c == '_' || c == '/' || c == '.';
 }
 
 /* "ALGO (NAME) = DIGEST" or OpenSSL's "ALGO(NAME)= DIGEST". */

@@ -191,7 +191,8 @@ def test_tags_in_any_name_and_case(files, tag):
 
 @pytest.mark.parametrize("tag,switch", [
     ("shake-128", "--shake128"), ("Kt-128", "--k12"), ("k12", "--kt128"),
-    ("kangarootwelve", "--k12"), ("TurboSHAKE-256", "--turboshake256"), ("kt-256", "--kt256")])
+    ("kangarootwelve", "--k12"), ("TurboSHAKE-256", "--turboshake256"), ("kt-256", "--kt256"),
+    ("2.16.840.1.101.3.4.2.8", "--sha3-256")])
 def test_alias_tags_choose_the_algorithm(files, tag, switch):
     digest = run([switch, "abc"], cwd=files)[1].split()[0].decode()
     (files / "sums").write_text(f"{tag} (abc) = {digest}\n{tag}(abc)= {digest}\n")
