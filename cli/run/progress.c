@@ -67,13 +67,15 @@ static void duration(char *buf, size_t size, double seconds)
         snprintf(buf, size, "%lu:%02lu", s / 60, s % 60);
 }
 
-/* Display columns of a UTF-8 string: its bytes but continuation bytes. */
+/* The most display columns a UTF-8 string may take: one an ASCII
+ * character, two any other (CJK's are that wide, and ksum runs in the C
+ * locale, which cannot tell which are), none a continuation byte. */
 static size_t columns(const char *s)
 {
     size_t n = 0;
 
     for (; *s; s++)
-        n += ((unsigned char)*s & 0xC0) != 0x80;
+        n += ((unsigned char)*s & 0xC0) == 0x80 ? 0 : (unsigned char)*s < 0x80 ? 1 : 2;
     return n;
 }
 
@@ -107,8 +109,12 @@ static void draw(progress *pg)
     } else {
         snprintf(stats, sizeof stats, ": %s, %s/s", a, r);
     }
-    /* One column is left free, so that the terminal never wraps. */
-    room = width > strlen(stats) + 5 ? width - strlen(stats) - 1 : 4;
+    /* One column is left free, so that the terminal never wraps: a line
+     * that wrapped would leave its first rows behind at each redraw.  On
+     * a narrow terminal the numbers too are cut. */
+    if (strlen(stats) + 5 > width)
+        stats[width - 5] = '\0';  /* width >= 20 */
+    room = width - strlen(stats) - 1;
     if (columns(name) > room) {
         while (columns(name) > room - 3)
             name++;

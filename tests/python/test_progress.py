@@ -59,12 +59,13 @@ def pane(tmp_path):
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               check=True, timeout=30, **kw)
 
-    def start(cmd):
-        tmux("new-session", "-d", "-x", "150", "-y", "30", "-c", str(tmp_path),
+    def start(cmd, width=150):
+        tmux("new-session", "-d", "-x", str(width), "-y", "30", "-c", str(tmp_path),
              f"{cmd}; echo EXIT=$?; sleep 600")
 
     def screen():
-        return tmux("capture-pane", "-p").stdout.decode("utf-8", "replace")
+        # -J: a line the terminal wrapped is one line
+        return tmux("capture-pane", "-p", "-J").stdout.decode("utf-8", "replace")
 
     yield start, screen
     subprocess.run([TMUX, "-L", socket, "kill-server"], env=env,
@@ -102,6 +103,24 @@ def test_progress_line_appears_and_is_gone_at_the_end(tmp_path, pane):
     want = run(args, cwd=tmp_path)[1].decode().splitlines()
     lines = [l.rstrip() for l in final.splitlines() if l.strip()]
     assert lines == want + ["EXIT=0"]
+
+
+@needs_tmux
+@pytest.mark.parametrize("width,name", [(40, "big"), (80, "\u6f22" * 60)])
+def test_progress_line_never_wraps(tmp_path, pane, width, name):
+    """A line wider than the terminal wraps, and each redraw then leaves
+    its first rows behind: the numbers are cut on a narrow terminal, and a
+    name of double-width characters (CJK) is cut by the columns it takes,
+    not by its characters."""
+    start, screen = pane
+    sparse(tmp_path / "big", HALF)
+    if name != "big":
+        os.symlink("big", tmp_path / name)
+    start(f"{shlex.quote(KSUM)} --progress --sha3-512 --threads 1 {shlex.quote(name)}", width)
+    wait_for(screen, r"[0-9.]+ [KMG]?i?B", 120)
+    final = wait_for(screen, r"^EXIT=\d+", 600)
+    want = run(["--sha3-512", name], cwd=tmp_path)[1].decode().splitlines()
+    assert [l.rstrip() for l in final.splitlines() if l.strip()] == want + ["EXIT=0"]
 
 
 @needs_tmux
