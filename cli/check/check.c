@@ -198,6 +198,7 @@ typedef struct check_run {
     int form;               /* of its untagged lines (check.h) */
     unsigned applied;       /* TAKES_* of the algorithms of the lines checked */
     char fits[CHECK_TAG_MAX + 320]; /* note_fits's, for the list's summary */
+    int fit_found;          /* fits names algorithms: it stays */
     size_t fit_none;        /* the last hex length note_fits found no fit for */
     struct {                /* the last tag resolved, for lists of one kind */
         char text[CHECK_TAG_MAX + 1];
@@ -710,14 +711,17 @@ static void fate_text(check_run *c, const check_line *l, const line_plan *p,
 /* An untagged digest of hex digits that did not fit: the switches of the
  * algorithms whose default output is that long, as EVP describes them,
  * kept for the list's summary (a k12.sum checked without --k12 said only
- * that nothing was formatted).  The first length some algorithm fits. */
+ * that nothing was formatted).  The first length some algorithm fits;
+ * when none does, the first length, and the -n it needs. */
 static void note_fits(check_run *c, size_t hex)
 {
     size_t start, used;
     algorithm_facts f;
+    char none[sizeof c->fits];
 
-    if (c->fits[0] != '\0' || c->keyed || hex == c->fit_none)
+    if (c->fit_found || c->keyed || hex == c->fit_none)
         return;
+    snprintf(none, sizeof none, "%s", c->fits);
     start = used = (size_t)snprintf(c->fits, sizeof c->fits, "lines of %zu hex digits fit "
                                     "the default length of ", hex);
     for (const algorithm *a = algorithms; a < algorithms + algorithm_count &&
@@ -727,8 +731,15 @@ static void note_fits(check_run *c, size_t hex)
             used += (size_t)snprintf(c->fits + used, sizeof c->fits - used, "%s--%s%s%s",
                                      used > start ? ", " : "", a->option,
                                      a->alias ? ", --" : "", a->alias ? a->alias : "");
-    if (used == start)
-        c->fits[0] = '\0', c->fit_none = hex;
+    c->fit_found = used > start;
+    if (c->fit_found)
+        return;
+    c->fit_none = hex;
+    if (none[0] != '\0')
+        snprintf(c->fits, sizeof c->fits, "%s", none);
+    else
+        snprintf(c->fits, sizeof c->fits, "lines of %zu hex digits fit no algorithm's default "
+                 "length (give theirs: -n %zu)", hex, hex / 2);
 }
 
 /* The item of the line just read; 0 for a blank or comment line, which
@@ -890,6 +901,8 @@ static void list_item(check_run *c, check_item *it)
         it->kind = ITEM_SUMMARY;
         snprintf(it->why, sizeof it->why, "%s", c->fits);
         c->fits[0] = '\0';
+        c->fit_found = 0;
+        c->fit_none = 0;
     } else if (got == LINE_READ_ERROR && !c->r.read_any) {
         close_list(c);
         list_failed(it, c->path, err);  /* e.g. a directory */

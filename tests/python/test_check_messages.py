@@ -185,12 +185,14 @@ def test_a_list_of_another_length_names_the_switches_of_that_length(files):
     assert tail == "; name the algorithm that made them with its switch or -a NAME"
     assert run(["--k12", "-c", "k12.sum"], cwd=files) == (0, b"abc.txt: OK\n", "")
     # --status prints only coreutils' line, a key no hint (it says which lines
-    # it did not verify), and a length no default has no hint
+    # it did not verify), and a length no default has gives the -n it needs
     assert run(["--status", "-c", "k12.sum"], cwd=files)[2] == first + "\n"
     assert "fit" not in run(["--kmac128", "-k", "00", "-c", "k12.sum"], cwd=files)[2]
     (files / "odd.sum").write_text("abcdef  abc.txt\n")
-    assert run(["-c", "odd.sum"], cwd=files)[2] == "ksum: odd.sum: no properly formatted " \
-                                                   "checksum lines found\n"
+    assert run(["-c", "odd.sum"], cwd=files)[2] == (
+        "ksum: odd.sum: no properly formatted checksum lines found\n"
+        "ksum: odd.sum: lines of 6 hex digits fit no algorithm's default length (give theirs: "
+        "-n 3); name the algorithm that made them with its switch or -a NAME\n")
     # with lines that verify, the hint follows the count of improper ones
     # only with -w, which names each of them
     (files / "mixed.sum").write_bytes(run(["abc.txt"], cwd=files)[1] +

@@ -208,6 +208,7 @@ class Model:
         self.keyless = 0           # KMAC lines verified with no key and no switch
         self.stdin_left = world[2]
         self.fits = None           # the first untagged hex length of FITS misformatted
+        self.no_fit = None         # the first such length, even, of none of FITS
 
     def fate(self, line):
         """(kind, reason for FAILED open or read)."""
@@ -230,9 +231,12 @@ class Model:
         fixed = alg not in VARIABLE or self.keyed
         if line.digest is None or (fixed and len(line.digest) != ALGS[alg]):
             digits = line.text.split(b" ")[0]
-            if line.tag is None and not self.keyed and len(digits) in FITS and \
-                    re.fullmatch(rb"[0-9a-fA-F]+", digits) and self.fits is None:
-                self.fits = len(digits)
+            if line.tag is None and not self.keyed and len(digits) % 2 == 0 and \
+                    re.fullmatch(rb"[0-9a-fA-F]+", digits):
+                if len(digits) not in FITS:
+                    self.no_fit = self.no_fit or len(digits)
+                elif self.fits is None:
+                    self.fits = len(digits)
             return MISFORMATTED, None
         if line.name in MISSING:
             return (IGNORED, None) if self.ignore_missing else \
@@ -284,11 +288,14 @@ def summary(label, c, model, lines):
         if model.keyed else plural(c[MISFORMATTED], "line is improperly formatted",
                                    "lines are improperly formatted")
     keyless, model.keyless = model.keyless, 0
-    fits = [] if model.fits is None else [
+    fits = [] if model.fits is None and model.no_fit is None else [
         f"ksum: {label}: lines of {model.fits} hex digits fit the default length of "
         f"{', '.join(FITS[model.fits])}; name the algorithm that made them with its switch "
-        "or -a NAME"]
-    model.fits = None
+        "or -a NAME" if model.fits is not None else
+        f"ksum: {label}: lines of {model.no_fit} hex digits fit no algorithm's default length "
+        f"(give theirs: -n {model.no_fit // 2}); name the algorithm that made them with its "
+        "switch or -a NAME"]
+    model.fits = model.no_fit = None
     if formatted == 0:
         model.failed_untagged = model.ok_untagged = 0
         return ([f"ksum: WARNING: {label}: {w}" for w in not_verified] * model.keyed +
