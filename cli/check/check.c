@@ -71,7 +71,10 @@ static int tag_char(char c)
     return isalnum((unsigned char)c) || c == '-' || c == '_' || c == '/' || c == '.';
 }
 
-/* "ALGO (NAME) = DIGEST" or OpenSSL's "ALGO(NAME)= DIGEST". */
+/* "ALGO (NAME) = DIGEST" or OpenSSL's "ALGO(NAME)= DIGEST".  No
+ * algorithm is named by hex digits alone: such a word is the digest of a
+ * one-space line ("HEX NAME", md5 -r's) whose name looks like the rest of
+ * a tagged one, as md5sum reads it. */
 static int parse_tagged(char *line, size_t len, check_line *out)
 {
     size_t alg_end = 0, digest_start = len, close;
@@ -79,7 +82,7 @@ static int parse_tagged(char *line, size_t len, check_line *out)
     while (alg_end < len && alg_end < CHECK_TAG_MAX && tag_char(line[alg_end]))
         alg_end++;
     size_t open = alg_end < len && line[alg_end] == ' ' ? alg_end + 1 : alg_end;
-    if (alg_end == 0 || open >= len || line[open] != '(')
+    if (alg_end == 0 || open >= len || line[open] != '(' || is_hex(line, alg_end))
         return 0;
     while (digest_start > 0 && digest_char(line[digest_start - 1], 1))
         digest_start--;

@@ -83,3 +83,18 @@ def test_each_list_fixes_its_own_form(files):
     (files / "two").write_text(f"{digest(files, 'b')}  b\n")
     code, out, err = run(["-c", "one", "two"], cwd=files)
     assert (code, out, err) == (0, b"a: OK\nb: OK\n", "")
+
+
+def test_a_one_space_name_that_looks_tagged_is_a_name(files):
+    """"HEX (x) = HEX" is the one-space line of a file named "(x) = HEX", as
+    md5sum -c reads it: no algorithm is named by hex digits alone, so it is
+    no tagged line of an algorithm "HEX"."""
+    name = "(x) = 0123456789abcdef0123456789abcdef"
+    (files / name).write_bytes(b"q")
+    for switch in (["--k12"], []):
+        listing = f"{digest(files, name, *switch)} {name}\n"
+        code, out, err = run(switch + ["-c", "-w", "-"], input=listing.encode(), cwd=files)
+        assert (code, out, err) == (0, f"{name}: OK\n".encode(), "")
+    md5 = coreutils(["md5sum", "--", name], cwd=files, check=True).stdout.split()[0].decode()
+    gnu = coreutils(["md5sum", "-c"], input=f"{md5} {name}\n".encode(), cwd=files)
+    assert (gnu.returncode, gnu.stdout) == (0, f"{name}: OK\n".encode())
