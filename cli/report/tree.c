@@ -79,6 +79,10 @@ static void fail(folder *f, const char *path, int err, const char *why)
 {
     char reason[512];
 
+    /* Only a path that could not be copied is missing: whatever its
+     * error, memory ran out there. */
+    if (path == NULL && err != 0)
+        err = ENOMEM;
     if (err == KSUM_EHASH && why == NULL) {
         int memory = openssl_memory_failure(reason, sizeof reason);
         err = memory ? ENOMEM : KSUM_EHASH;

@@ -13,6 +13,7 @@ import concurrent.futures
 import os
 import re
 import subprocess
+import threading
 
 import pytest
 
@@ -115,3 +116,44 @@ def test_memory_that_runs_out_is_said_once(name, files):
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
 def test_one_failed_allocation_checks_no_file_wrongly(name, files):
     sweep(name, files, "KSUM_FAULT_ALLOC")
+
+
+def test_a_directory_changing_while_memory_runs_out(tmp_path):
+    """A directory that changes while it is read is an error of the tree,
+    with its path copied for the message: when that copy fails, the error
+    has no path, and its message once dereferenced it (SIGSEGV).  Files
+    are made and removed in T/hot all along, while every allocation in
+    turn fails."""
+    hot = tmp_path / "T" / "hot"
+    hot.mkdir(parents=True)
+    for i in range(300):
+        (hot / f"g{i}").write_bytes(b"")
+    args = ["--tree", "--threads", "1", "T"]
+    count = tmp_path / "count"
+    assert ksum(args, tmp_path, {"KSUM_FAULT_ALLOC_COUNT": str(count)})[0] == 0
+    stop = threading.Event()
+
+    def churn():
+        i = 0
+        while not stop.is_set():
+            p = hot / f"n{i % 5}"
+            i += 1
+            try:
+                p.write_bytes(b"")
+                p.unlink()
+            except OSError:
+                pass
+
+    t = threading.Thread(target=churn)
+    t.start()
+    try:
+        with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
+            runs = list(pool.map(lambda n: ksum(args, tmp_path, {"KSUM_FAULT_ALLOC": str(n)}),
+                                 range(1, int(count.read_text()) + 3)))
+    finally:
+        stop.set()
+        t.join()
+    # the tree changes: its errors are named, each on a line of its own
+    bad = [f"N={n}: {code} {err[:200]!r}" for n, (code, out, err) in enumerate(runs, 1)
+           if code is None or code < 0 or (code != 0 and not err.startswith("ksum: "))]
+    assert not bad, "\n".join(bad[:12])
