@@ -256,13 +256,13 @@ int ksum_ctx_init(ksum_ctx *c, int reset, const OSSL_PARAM params[])
         settings_default(&c->set, c->alg, c->prov);
     }
     c->phase = PHASE_FRESH;
-    /* A failed init leaves no message to hash: one without the parameters
-     * asked for would be another function's digest. */
-    if (!set_params(c, params, 1)) {
-        c->phase = PHASE_NEW;
-        return 0;
-    }
-    return 1;
+    return set_params(c, params, 1) || ksum_ctx_init_failed(c);
+}
+
+int ksum_ctx_init_failed(ksum_ctx *c)
+{
+    c->phase = PHASE_NEW;
+    return 0;
 }
 
 int ksum_ctx_set_params(ksum_ctx *c, const OSSL_PARAM params[])

@@ -25,6 +25,10 @@ ksum_ctx *ksum_ctx_dup(const ksum_ctx *c);
 /* Starts a new message.  reset: every setting back to its default first
  * (digests); otherwise settings persist across messages (KMAC: the key). */
 int ksum_ctx_init(ksum_ctx *c, int reset, const OSSL_PARAM params[]);
+/* An init that fails, there or after it (a key not taken), leaves no
+ * message to hash: a digest without the parameters or key asked for would
+ * be another function's.  Returns 0. */
+int ksum_ctx_init_failed(ksum_ctx *c);
 /* All parameters are checked before any is applied: a failed call leaves
  * the context as it was. */
 int ksum_ctx_set_params(ksum_ctx *c, const OSSL_PARAM params[]);

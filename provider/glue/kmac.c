@@ -40,9 +40,9 @@ static int mac_init(void *ctx, const unsigned char *key, size_t keylen,
 
     if (!ksum_ctx_init(ctx, 0, params))
         return 0;
-    if (key != NULL && !ksum_ctx_set_params(ctx, key_param))
-        return 0;
-    return ksum_ctx_require_key(ctx);
+    if ((key != NULL && !ksum_ctx_set_params(ctx, key_param)) || !ksum_ctx_require_key(ctx))
+        return ksum_ctx_init_failed(ctx);
+    return 1;
 }
 
 static int mac_update(void *ctx, const unsigned char *in, size_t len)

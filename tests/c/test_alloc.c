@@ -384,6 +384,32 @@ static int mac_run(OSSL_LIB_CTX *lib, const char *alg, uint8_t out[2][OUT])
     return ok;
 }
 
+/* A MAC under one key, then the context keyed again: when the second init
+ * fails (its key could not be stored), nothing may be MACed after it, or
+ * it would be under the first key (out[1] then differs from the key's). */
+static int rekey_run(OSSL_LIB_CTX *lib, const char *alg, uint8_t out[2][OUT])
+{
+    static const uint8_t key_b[777] = {1};
+    EVP_MAC *mac = EVP_MAC_fetch(lib, alg, NULL);
+    EVP_MAC_CTX *ctx = mac != NULL ? EVP_MAC_CTX_new(mac) : NULL;
+    size_t outl = 0, size = OUT;
+    OSSL_PARAM p[] = {OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &size),
+                      OSSL_PARAM_construct_end()};
+    int ok = ctx != NULL && EVP_MAC_init(ctx, vals.key, sizeof vals.key, p) &&
+             EVP_MAC_update(ctx, input, SMALL) && EVP_MAC_final(ctx, out[0], &outl, OUT);
+
+    /* The second init's result is not looked at: when it failed, an
+     * update and final that still work give the first key's MAC, a wrong
+     * result to the harness. */
+    if (ok)
+        (void)EVP_MAC_init(ctx, key_b, sizeof key_b, NULL);
+    ok = ok && EVP_MAC_update(ctx, input, SMALL) && EVP_MAC_final(ctx, out[1], &outl, OUT) &&
+         outl == OUT;
+    EVP_MAC_CTX_free(ctx);
+    EVP_MAC_free(mac);
+    return ok;
+}
+
 /* A library context with ksumprov built in, made and freed while armed. */
 static int load_run(OSSL_LIB_CTX *unused, const char *alg, uint8_t out[2][OUT])
 {
@@ -632,6 +658,8 @@ int main(void)
     }
     for (size_t i = 0; i < sizeof macs / sizeof macs[0]; i++) {
         long n = every_failure("mac", mac_run, lib, macs[i]);
+        most = n > most ? n : most;
+        n = every_failure("rekey", rekey_run, lib, macs[i]);
         most = n > most ? n : most;
     }
     printf("digests and MACs: up to %ld allocations per run\n", most);
