@@ -67,18 +67,6 @@ static void duration(char *buf, size_t size, double seconds)
         snprintf(buf, size, "%lu:%02lu", s / 60, s % 60);
 }
 
-/* The most display columns a UTF-8 string may take: one an ASCII
- * character, two any other (CJK's are that wide, and ksum runs in the C
- * locale, which cannot tell which are), none a continuation byte. */
-static size_t columns(const char *s)
-{
-    size_t n = 0;
-
-    for (; *s; s++)
-        n += ((unsigned char)*s & 0xC0) == 0x80 ? 0 : (unsigned char)*s < 0x80 ? 1 : 2;
-    return n;
-}
-
 static unsigned terminal_width(void)
 {
     struct winsize ws;
@@ -115,9 +103,12 @@ static void draw(progress *pg)
     if (strlen(stats) + 5 > width)
         stats[width - 5] = '\0';  /* width >= 20 */
     room = width - strlen(stats) - 1;
-    if (columns(name) > room) {
-        while (columns(name) > room - 3)
-            name++;
+    /* A name takes at most a column a byte: no character is wider than its
+     * UTF-8 bytes (CJK's take two columns for three), a byte that is no
+     * UTF-8 shows as one replacement character, and the C locale ksum runs
+     * in cannot tell more.  It is cut at a character's start. */
+    if (strlen(name) > room) {
+        name += strlen(name) - (room - 3);
         while (((unsigned char)*name & 0xC0) == 0x80)
             name++;
         cut = "...";
