@@ -132,6 +132,8 @@ static ssize_t stream_write(void *cookie, const char *p, size_t n)
 static int stream_close(void *cookie)
 {
     (void)cookie;
+    if (out.closed)
+        return 0;   /* a stream output_open gave up: standard output is not its */
     out.closed = 1;
     if (!emit(out.len)) {
         errno = out.err;
@@ -157,10 +159,13 @@ void output_open(void)
     FILE *f = fopencookie(NULL, "w", io);
     int terminal = isatty(STDOUT_FILENO);
 
-    /* Without it, stdio's blocks: lines may tear, nothing is lost. */
+    /* Without it, stdio's blocks: lines may tear, nothing is lost.  Its
+     * close must then leave standard output open. */
     if (f == NULL || setvbuf(f, NULL, terminal ? _IOLBF : _IOFBF, OUT_STDIO) != 0) {
+        out.closed = 1;
         if (f != NULL)
             fclose(f);
+        out.closed = 0;
         return;
     }
     fflush(stdout);

@@ -135,6 +135,9 @@ def verdict(name, code, out, err, want):
     first = err.split("\n", 1)[0]
     if not first.startswith("ksum: ") or first == "ksum: ":
         return f"exit {code} without a clean message: {err[:300]!r}"
+    # standard output is a pipe read to its end: no write to it fails
+    if "write error" in err:
+        return f"a failed allocation said as a write error: {err[:300]!r}"
     if name.startswith("combine") and "do not make the tree" in first:
         return f"good parts blamed for a failed allocation: {first[:300]!r}"
     if name.startswith("check") and b"FAILED" in out:
