@@ -64,7 +64,7 @@ static int set_key(options *o, const option_row *row, const char *s)
     if (n % 2 != 0)
         return usage_error("invalid key: odd number of hex digits (the key is not shown)");
     if ((o->key = OPENSSL_malloc(n / 2 + 1)) == NULL)
-        return usage_error("invalid key: out of memory");
+        return message_fail("out of memory");
     if (!hex_decode(s, n, o->key, &o->key_len)) {
         forget_key(o);
         return usage_error("invalid key: not hexadecimal (the key is not shown)");
