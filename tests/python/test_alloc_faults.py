@@ -35,6 +35,8 @@ SCENARIOS = {
     "check_mixed": ["-c", "--threads", "2", "mixed"],
     "concurrent": ["--sha3-256", "--threads", "2", "a", "b", "c", "d"],
     "stream": ["--shake256", "-n", str(MiB + 1000), "a"],
+    # a key, decoded into an allocation of its own while the options are read
+    "key": ["--kmac128", "-k", "0011", "a"],
     # a line whose output is squeezed piece by piece as it is compared,
     # and a directory tree's line, both on the printing thread
     "check_stream": ["-c", "longsums"],
@@ -138,6 +140,8 @@ def verdict(name, code, out, err, want):
     # standard output is a pipe read to its end: no write to it fails
     if "write error" in err:
         return f"a failed allocation said as a write error: {err[:300]!r}"
+    if "Try 'ksum --help'" in err:
+        return f"a failed allocation blamed on the options: {err[:300]!r}"
     if name.startswith("combine") and "do not make the tree" in first:
         return f"good parts blamed for a failed allocation: {first[:300]!r}"
     if name.startswith("check") and b"FAILED" in out:
