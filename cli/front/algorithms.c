@@ -98,13 +98,10 @@ static size_t digits_start(const char *name, size_t len)
 
 void algorithm_tag(const algorithm *a, int xof, char *buf)
 {
-    size_t len = strlen(a->name), at = digits_start(a->name, len);
+    size_t at = digits_start(a->name, strlen(a->name));
 
-    if (!xof || len + 4 > ALGORITHM_TAG_MAX) {
-        snprintf(buf, ALGORITHM_TAG_MAX, "%s", a->name);
-        return;
-    }
-    snprintf(buf, ALGORITHM_TAG_MAX, "%.*sXOF%s", (int)at, a->name, a->name + at);
+    snprintf(buf, ALGORITHM_TAG_MAX, "%.*s%s%s", (int)at, a->name, xof ? "XOF" : "",
+             a->name + at);
 }
 
 int algorithm_xof_base(const char *tag, char *base)
