@@ -14,12 +14,6 @@
 
 static const char empty[1] = "";
 
-/* "size" is the MAC's name, "xoflen" the digests'. */
-static const char *size_key(const hasher *h)
-{
-    return h->mac ? OSSL_MAC_PARAM_SIZE : OSSL_DIGEST_PARAM_XOFLEN;
-}
-
 /* A parameter option's value, as its row says it is sent; a number is
  * copied into the hasher. */
 static OSSL_PARAM param_of(hasher *h, const option_row *row)
@@ -59,8 +53,10 @@ static void build_params(hasher *h)
     if (t & TAKES_KEY)
         *p++ = OSSL_PARAM_construct_octet_string(
             OSSL_MAC_PARAM_KEY, spec->key ? (void *)spec->key : (void *)empty, spec->key_len);
+    /* "size" is the MAC's name, "xoflen" the digests' */
     if (t & TAKES_SIZE)
-        *p++ = OSSL_PARAM_construct_size_t(size_key(h), &h->size);
+        *p++ = OSSL_PARAM_construct_size_t(h->mac ? OSSL_MAC_PARAM_SIZE
+                                                  : OSSL_DIGEST_PARAM_XOFLEN, &h->size);
     if ((h->facts.takes & TAKES_BATCH) && h->batch != 0)
         *p++ = OSSL_PARAM_construct_uint64(KSUM_PARAM_BATCH, &h->batch);
     *p = OSSL_PARAM_construct_end();
@@ -271,14 +267,11 @@ int hasher_update(hasher *h, const uint8_t *in, size_t len)
 
 int hasher_end(hasher *h, uint8_t *out)
 {
-    size_t outl;
-    unsigned int n;
-
     if (h->mac)
-        return EVP_MAC_final(h->mac_ctx, out, &outl, h->size);
+        return EVP_MAC_final(h->mac_ctx, out, NULL, h->size);
     if (h->facts.takes & TAKES_SIZE)
         return EVP_DigestFinalXOF(h->md_ctx, out, h->size);
-    return EVP_DigestFinal_ex(h->md_ctx, out, &n);
+    return EVP_DigestFinal_ex(h->md_ctx, out, NULL);
 }
 
 int hasher_announce(hasher *h, uint64_t len)
