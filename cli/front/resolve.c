@@ -181,7 +181,7 @@ int options_judge(options *o)
  * walk or a list, of any length, cannot be its tuple. */
 static int check_walk_algorithm(const options *o, const resolved *r)
 {
-    if ((o->recursive || o->files_from || o->tree) && (r->facts.takes & TAKES_ELEMENTS))
+    if ((o->recursive || o->files_from || o->tree) && (r->facts_of[0].takes & TAKES_ELEMENTS))
         return usage_error("%s cannot be used with %s, which hashes the FILEs as one tuple",
                            o->recursive ? "--recursive" : o->files_from ? "--files-from"
                            : "--tree", r->alg->name);
@@ -191,7 +191,7 @@ static int check_walk_algorithm(const options *o, const resolved *r)
 /* --raw prints one sum: of one FILE, or of TupleHash's tuple. */
 static int raw_has_one_sum(const options *o, const resolved *r)
 {
-    if (!o->raw || (r->facts.takes & TAKES_ELEMENTS) ||
+    if (!o->raw || (r->facts_of[0].takes & TAKES_ELEMENTS) ||
         (o->files[1] == NULL && !o->recursive && o->files_from == NULL))
         return 1;
     return usage_error("the --raw option is not supported with multiple files");
@@ -251,8 +251,11 @@ static const char *algorithms_text(const resolved *r, char *buf, size_t size)
  * lines would choose whether the key is used at all. */
 static int check_applicable(const options *o, const resolved *r)
 {
-    unsigned extra = o->given & ~r->takes_any;
+    unsigned extra = o->given;
     char names[OPTIONS_ALGS_MAX * ALGORITHM_TAG_MAX];
+
+    for (size_t i = 0; i < r->nalgs; i++)
+        extra &= ~r->facts_of[i].takes;
 
     if ((o->given & TAKES_KEY) && o->check && !o->alg_given)
         return usage_error("option %s needs a keyed algorithm: --kmac128 or --kmac256",
@@ -370,13 +373,10 @@ static int resolve_algorithms(const options *o, OSSL_LIB_CTX *lib, resolved *r)
     }
     if (r->nalgs == 0)
         add_algorithm(r, algorithm_default());
-    for (size_t i = 0; i < r->nalgs; i++) {
+    for (size_t i = 0; i < r->nalgs; i++)
         if (!algorithm_describe(lib, r->algs[i], &r->facts_of[i]))
             return 0;
-        r->takes_any |= r->facts_of[i].takes;
-    }
     r->alg = r->algs[0];
-    r->facts = r->facts_of[0];
     return 1;
 }
 

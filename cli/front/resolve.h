@@ -36,11 +36,9 @@ typedef struct line_style {
  * from one read of each file. */
 typedef struct resolved {
     const algorithm *alg;    /* algs[0] */
-    algorithm_facts facts;   /* alg's */
     const algorithm *algs[OPTIONS_ALGS_MAX];
     algorithm_facts facts_of[OPTIONS_ALGS_MAX];
     size_t nalgs;
-    unsigned takes_any;      /* what at least one of them takes */
     int named;               /* the user named them (a switch or -a); else
                                 ksum's default, or in check mode the lines' */
     hash_spec hash;          /* what their hashers send */

@@ -237,7 +237,7 @@ int hash_files(const resolved *r, const name_spec *spec, int show_progress,
     road road;
     int ok;
 
-    if (r->facts.takes & TAKES_ELEMENTS)
+    if (r->facts_of[0].takes & TAKES_ELEMENTS)
         return hash_files_as_tuple(r, spec->files, spec->zero, lib);
     if ((names = names_open(spec)) == NULL)
         return 0;
