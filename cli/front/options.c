@@ -305,36 +305,28 @@ static const option_row *print_common_options(void)
     return r;
 }
 
-/* One word of a paragraph wrapped at 72 columns; *column is where the
- * line is. */
-static void print_word(int *column, const char *word, int len)
-{
-    if (*column > 0 && *column + 1 + len > 72) {
-        putchar('\n');
-        *column = 0;
-    } else if (*column > 0) {
-        *column += printf(" ");
-    }
-    *column += printf("%.*s", len, word);
-}
-
-/* "The other options (--function, ...), " and after them text: the rows
- * from first to the end of the table. */
+/* "The other options (--function, ...), " and after them text, wrapped
+ * at 72 columns: the rows from first to the end of the table. */
 static void print_other_options(const option_row *first, const char *text)
 {
     const option_row *end = option_rows + option_row_count;
+    char para[1024] = "The other options";     /* some 400 bytes are used */
+    size_t n = strlen(para);
     int column = 0;
-    char word[64];
 
-    print_word(&column, "The other options", 17);
-    for (const option_row *r = first; r < end; r++) {
-        snprintf(word, sizeof word, "%s%s%s", r == first ? "(" : "", r->name,
-                 r + 1 == end ? ")," : ",");
-        print_word(&column, word, (int)strlen(word));
-    }
-    for (const char *w = text; *w != '\0'; w += strspn(w, " ")) {
+    for (const option_row *r = first; r < end; r++)
+        n += (size_t)snprintf(para + n, sizeof para - n, " %s%s%s", r == first ? "(" : "",
+                              r->name, r + 1 == end ? ")," : ",");
+    snprintf(para + n, sizeof para - n, " %s", text);
+    for (const char *w = para; *w != '\0'; w += strspn(w, " ")) {
         int len = (int)strcspn(w, " ");
-        print_word(&column, w, len);
+        if (column > 0 && column + 1 + len > 72) {
+            putchar('\n');
+            column = 0;
+        } else if (column > 0) {
+            column += printf(" ");
+        }
+        column += printf("%.*s", len, w);
         w += len;
     }
     putchar('\n');
