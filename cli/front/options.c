@@ -173,7 +173,6 @@ static int set_field(options *o, const option_row *row, const char *arg)
 static int choose(options *o, const algorithm *a, const char *names)
 {
     o->choices[o->nchoices++] = (algorithm_choice){a, names};
-    o->alg_given = 1;
     return 1;
 }
 

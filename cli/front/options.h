@@ -93,9 +93,8 @@ typedef struct algorithm_choice {
  * another struct, resolve.h's.  Only front/ and main.c see this one: they
  * give each stage the few fields it uses, in a struct of its own. */
 struct options {
-    int alg_given;           /* an algorithm switch or -a was used */
     algorithm_choice *choices;
-    size_t nchoices;
+    size_t nchoices;         /* 0: no algorithm switch or -a was used */
     unsigned given;          /* TAKES_* bits of the options used */
     /* For each bit of given, the option that set it last: the one
      * messages name (--key or --key-file, --output-size or --length). */

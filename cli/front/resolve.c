@@ -257,7 +257,7 @@ static int check_applicable(const options *o, const resolved *r)
     for (size_t i = 0; i < r->nalgs; i++)
         extra &= ~r->facts_of[i].takes;
 
-    if ((o->given & TAKES_KEY) && o->check && !o->alg_given)
+    if ((o->given & TAKES_KEY) && o->check && o->nchoices == 0)
         return usage_error("option %s needs a keyed algorithm: --kmac128 or --kmac256",
                            option_name(o, TAKES_KEY));
     /* With a key, check mode verifies keyed lines only: an unkeyed
@@ -266,7 +266,7 @@ static int check_applicable(const options *o, const resolved *r)
         if (!(r->facts_of[i].takes & TAKES_KEY))
             return usage_error("option %s verifies only KMAC lines: %s takes no key",
                                option_name(o, TAKES_KEY), r->algs[i]->name);
-    if (extra == 0 || (o->check && !o->alg_given))
+    if (extra == 0 || (o->check && o->nchoices == 0))
         return 1;
     /* the lowest bit: the first of them */
     return usage_error("option %s does not apply to %s", option_name(o, extra & -extra),
@@ -382,12 +382,12 @@ static int resolve_algorithms(const options *o, OSSL_LIB_CTX *lib, resolved *r)
 
 int options_resolve(options *o, OSSL_LIB_CTX *lib, resolved *r)
 {
-    int unswitched = o->check && !o->alg_given;
+    int unswitched = o->check && o->nchoices == 0;
 
     if (!resolve_algorithms(o, lib, r) || !check_applicable(o, r) ||
         !raw_has_one_sum(o, r) || !check_several(o, r) || !check_walk_algorithm(o, r))
         return 0;
-    r->named = o->alg_given;
+    r->named = o->nchoices > 0;
     r->hash = hash_spec_of(o);
     if (unswitched && !values_accepted_unswitched(&r->hash, lib))
         return 0;
@@ -406,7 +406,7 @@ void options_warn_unapplied(const options *o, unsigned applied)
     const unsigned shaping = TAKES_SIZE | TAKES_XOF | TAKES_PARAMS;
     unsigned unused = o->given & shaping & ~applied;
 
-    if (o->alg_given || o->status || applied == 0)
+    if (o->nchoices > 0 || o->status || applied == 0)
         return;
     for (unsigned bit = 1; unused != 0 && bit <= shaping; bit <<= 1)
         if (unused & bit)

@@ -800,11 +800,9 @@ int parts_combine(options *o, OSSL_LIB_CTX *lib, resolved *r)
     if (!read_records(lib, o->files, o->threads ? o->threads : ksum_cpu_count(), &s))
         goto done;
     /* Without an algorithm switch, the records name it. */
-    if (!o->alg_given) {
+    if (o->nchoices == 0)
         o->choices[o->nchoices++] =
             (algorithm_choice){algorithm_find(s.all[0]->family->name), NULL};
-        o->alg_given = 1;
-    }
     /* The options are judged for the one object the line names (--raw
      * prints one sum), not for the record files. */
     object[0] = s.all[0]->name;
