@@ -54,18 +54,6 @@ static const char *form_besides(const options *o, int raw)
          : o->zero && raw ? "--zero" : o->binary ? "--binary" : NULL;
 }
 
-/* The last -l, judged once every option is read. */
-static int length_valid(const options *o)
-{
-    if (o->length_arg == NULL)
-        return 1;
-    if (o->length_bits % 8 != 0)
-        return bad_value("length", o->length_arg, "not a multiple of 8 (it is in bits)");
-    if (o->length_bits == 0)
-        return bad_value("length", o->length_arg, "must be at least 8");
-    return 1;
-}
-
 /* Forms that exclude each other, forms in check mode, and -l against -n. */
 static int forms_agree(options *o)
 {
@@ -87,8 +75,11 @@ static int forms_agree(options *o)
         return usage_error("the --zero option is not supported when verifying checksums");
     if (o->tag && o->text_after_tag && !o->binary)
         return usage_error("--tag does not support --text mode");
-    if (!length_valid(o))
-        return 0;
+    /* The last -l, judged once every option is read. */
+    if (o->length_arg != NULL && o->length_bits % 8 != 0)
+        return bad_value("length", o->length_arg, "not a multiple of 8 (it is in bits)");
+    if (o->length_arg != NULL && o->length_bits == 0)
+        return bad_value("length", o->length_arg, "must be at least 8");
     if (o->raw && (other = form_besides(o, 1)) != NULL)
         return usage_error("--raw and %s are mutually exclusive", other);
     if (o->no_names && (other = form_besides(o, 0)) != NULL)
@@ -290,25 +281,6 @@ static int check_several(const options *o, resolved *r)
     return 1;
 }
 
-static hash_spec hash_spec_of(const options *o)
-{
-    hash_spec s = {.given = o->given, .size = o->size, .xof = o->xof, .key = o->key,
-                   .key_len = o->key_len, .threads = (unsigned)o->threads};
-
-    memcpy(s.param, o->param, sizeof s.param);
-    return s;
-}
-
-static line_style line_style_of(const options *o, const resolved *r)
-{
-    line_style s = {.form = o->raw ? LINE_RAW : o->no_names ? LINE_SUM_ONLY
-                          : o->tag || r->nalgs > 1 ? LINE_TAGGED
-                          : o->binary ? LINE_BINARY : LINE_UNTAGGED,
-                    .text = o->base64 ? SUM_BASE64 : SUM_HEX, .end = o->zero ? '\0' : '\n'};
-
-    return s;
-}
-
 /* The parameter options whose values the provider judges one at a time:
  * the numbers, so that a refused one is named with the provider's reason.
  * A string goes with the others ("refuses the options given"): it may be
@@ -388,14 +360,21 @@ int options_resolve(options *o, OSSL_LIB_CTX *lib, resolved *r)
         !raw_has_one_sum(o, r) || !check_several(o, r) || !check_walk_algorithm(o, r))
         return 0;
     r->named = o->nchoices > 0;
-    r->hash = hash_spec_of(o);
+    /* What their hashers send, and how the lines look. */
+    r->hash = (hash_spec){.given = o->given, .size = o->size, .xof = o->xof, .key = o->key,
+                          .key_len = o->key_len, .threads = (unsigned)o->threads};
+    memcpy(r->hash.param, o->param, sizeof r->hash.param);
+    r->line = (line_style){.form = o->raw ? LINE_RAW : o->no_names ? LINE_SUM_ONLY
+                                 : o->tag || r->nalgs > 1 ? LINE_TAGGED
+                                 : o->binary ? LINE_BINARY : LINE_UNTAGGED,
+                           .text = o->base64 ? SUM_BASE64 : SUM_HEX,
+                           .end = o->zero ? '\0' : '\n'};
     if (unswitched && !values_accepted_unswitched(&r->hash, lib))
         return 0;
     /* Else each algorithm judges the values it takes. */
     for (size_t k = 0; !unswitched && k < r->nalgs; k++)
         if (!values_accepted_by(&r->hash, lib, r->algs[k], &r->facts_of[k]))
             return 0;
-    r->line = line_style_of(o, r);
     return 1;
 }
 
