@@ -448,34 +448,31 @@ const size_t option_row_count = ROWS;
 /* ---- parsing ---- */
 
 /* getopt_long's table: the rows, then one per algorithm switch (at most
- * OPTIONS_ALGS_MAX, each with at most an alias). */
-static void long_options(struct option all[ROWS + 2 * OPTIONS_ALGS_MAX + 1])
+ * OPTIONS_ALGS_MAX, each with at most an alias); and getopt's short
+ * options, "a:n:x...", a row having at most two. */
+static void getopt_tables(struct option longs[ROWS + 2 * OPTIONS_ALGS_MAX + 1],
+                          char shorts[4 * ROWS + 1])
 {
     size_t n = 0;
 
-    for (size_t i = 0; i < ROWS; i++)
-        all[n++] = (struct option){option_rows[i].name + 2,
-                                   option_rows[i].arg ? required_argument : no_argument,
-                                   NULL, ROW_VALUE(i)};
-    for (size_t i = 0; i < algorithm_count; i++) {
-        all[n++] = (struct option){algorithms[i].option, no_argument, NULL, SWITCH_VALUE(i)};
-        if (algorithms[i].alias != NULL)
-            all[n++] = (struct option){algorithms[i].alias, no_argument, NULL,
-                                       SWITCH_VALUE(i)};
-    }
-    all[n] = (struct option){NULL, 0, NULL, 0};
-}
-
-/* getopt's short options: "a:n:x..."; a row has at most two. */
-static void short_options(char all[4 * ROWS + 1])
-{
-    for (size_t i = 0; i < ROWS; i++)
+    for (size_t i = 0; i < ROWS; i++) {
+        longs[n++] = (struct option){option_rows[i].name + 2,
+                                     option_rows[i].arg ? required_argument : no_argument,
+                                     NULL, ROW_VALUE(i)};
         for (const char *s = option_rows[i].shorts; s != NULL && *s != '\0'; s++) {
-            *all++ = *s;
+            *shorts++ = *s;
             if (option_rows[i].arg != NULL)
-                *all++ = ':';
+                *shorts++ = ':';
         }
-    *all = '\0';
+    }
+    *shorts = '\0';
+    for (size_t i = 0; i < algorithm_count; i++) {
+        longs[n++] = (struct option){algorithms[i].option, no_argument, NULL, SWITCH_VALUE(i)};
+        if (algorithms[i].alias != NULL)
+            longs[n++] = (struct option){algorithms[i].alias, no_argument, NULL,
+                                         SWITCH_VALUE(i)};
+    }
+    longs[n] = (struct option){NULL, 0, NULL, 0};
 }
 
 /* The row of what getopt_long returned, or NULL. */
@@ -524,8 +521,7 @@ int options_parse(options *o, int argc, char **argv)
     o->excludes = calloc((size_t)argc + 1, sizeof *o->excludes);
     if (o->choices == NULL || o->excludes == NULL)
         return message_fail("out of memory");
-    long_options(longs);
-    short_options(shorts);
+    getopt_tables(longs, shorts);
     while (ok && !o->version && (c = getopt_long(argc, argv, shorts, longs, NULL)) != -1)
         ok = parse_one(o, c, optarg);
     o->operands = optind < argc;
