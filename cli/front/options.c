@@ -126,20 +126,14 @@ static int parse_byte(const char *what, const char *s, size_t *out)
 {
     int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
     const char *digits = hex ? s + 2 : s;
-    unsigned long v = 0;
-    size_t n = 0;
+    size_t n = strspn(digits, hex ? "0123456789abcdefABCDEF" : "0123456789");
+    unsigned long v;
 
-    for (int d; digits[n] != '\0'; n++) {
-        d = hex ? hex_value(digits[n]) : isdigit((unsigned char)digits[n]) ? digits[n] - '0' : -1;
-        if (d < 0)
-            break;
-        v = v * (hex ? 16 : 10) + (unsigned long)d;
-        if (v > 0xFF)
-            v = 0x100;  /* out of range already, and no overflow */
-    }
     if (n == 0 || digits[n] != '\0')
         return bad_value(what, s, "not a number (decimal, or hexadecimal after 0x, e.g. 0x1F)");
-    if (v > 0xFF)
+    errno = 0;
+    v = strtoul(digits, NULL, hex ? 16 : 10);
+    if (errno == ERANGE || v > 0xFF)
         return bad_value(what, s, "not a byte");
     *out = v;    /* its range is the provider's to judge */
     return 1;
