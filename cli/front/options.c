@@ -325,12 +325,14 @@ static void print_other_options(const option_row *first, const char *text)
     putchar('\n');
 }
 
-/* The common options on one screen; every option is in ksum(1). */
-static void print_help(void)
+/* The common options on one screen; every option is in ksum(1).  --help
+ * prints and exits at once: what follows is not parsed. */
+static int show_help(options *o, const option_row *row, const char *arg)
 {
     const algorithm *end = algorithms + algorithm_count;
     const option_row *others;
 
+    (void)o, (void)row, (void)arg;
     printf("Usage: ksum [OPTION]... [FILE]...\n"
            "Print or check checksums of the Keccak family, through OpenSSL's EVP and\n"
            "the ksumprov provider (SHA3-256 by default).  With no FILE, or when FILE\n"
@@ -343,13 +345,6 @@ static void print_help(void)
     print_other_options(others, "the check-mode rules and the environment (KSUM_SIMD, "
                                 "KSUM_BATCH): man ksum, and the documents in /usr/share/doc/ksum.");
     printf("Exit status: 0 if every file was hashed or verified, 1 otherwise.\n");
-}
-
-/* --help prints and exits at once: what follows is not parsed. */
-static int show_help(options *o, const option_row *row, const char *arg)
-{
-    (void)o, (void)row, (void)arg;
-    print_help();
     exit(output_close() ? 0 : 1);
 }
 
