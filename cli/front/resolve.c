@@ -247,7 +247,6 @@ static int check_applicable(const options *o, const resolved *r)
 
     for (size_t i = 0; i < r->nalgs; i++)
         extra &= ~r->facts_of[i].takes;
-
     if ((o->given & TAKES_KEY) && o->check && o->nchoices == 0)
         return usage_error("option %s needs a keyed algorithm: --kmac128 or --kmac256",
                            option_name(o, TAKES_KEY));
