@@ -274,8 +274,7 @@ static int parse_name(const char *v, size_t vl, part_record *r)
 {
     size_t n;
 
-    if ((r->name = malloc(vl + 1)) == NULL || vl % 4 != 0 ||
-        (memcpy(r->name, v, vl), !base64_decode(r->name, vl, (uint8_t *)r->name, &n)) ||
+    if ((r->name = malloc(vl + 1)) == NULL || !base64_decode(v, vl, (uint8_t *)r->name, &n) ||
         memchr(r->name, '\0', n) != NULL)
         return 0;
     r->name[n] = '\0';
