@@ -67,7 +67,6 @@ typedef struct source {
 typedef struct part_job {
     OSSL_LIB_CTX *lib;
     const part_family *f;
-    const char *share, *range;      /* --part K/N, --part-range START:LEN: one given */
     const char *custom;             /* -C, or "" */
     unsigned threads;               /* --threads; 0: the provider's choice */
     source src;
@@ -192,17 +191,17 @@ static int evp_failed(const char *name)
 }
 
 /* The chunks [begin, end) of the object (and for --part, K and N) that
- * the options choose. */
-static int choose_range(part_job *j)
+ * p chooses. */
+static int choose_range(part_job *j, const part_spec *p)
 {
     uint64_t a, b;
 
     j->chunks = part_chunks(j->src.length);
-    if (j->share != NULL) {
-        if (!part_parse_pair(j->share, strlen(j->share), '/', 1, &a, &b) || a < 1 || a > b ||
+    if (p->share != NULL) {
+        if (!part_parse_pair(p->share, strlen(p->share), '/', 1, &a, &b) || a < 1 || a > b ||
             b > ((uint64_t)1 << 32))
             return message_fail("--part: '%s' is not K/N with 1 <= K <= N <= 2^32",
-                                j->share);
+                                p->share);
         /* Share K of N: chunks floor((K-1)*C/N) to floor(K*C/N). */
         j->begin = (uint64_t)((unsigned __int128)(a - 1) * j->chunks / b);
         j->end = (uint64_t)((unsigned __int128)a * j->chunks / b);
@@ -210,9 +209,9 @@ static int choose_range(part_job *j)
         j->n = b;
         return 1;
     }
-    if (!part_parse_pair(j->range, strlen(j->range), ':', 1, &a, &b) || b == 0)
+    if (!part_parse_pair(p->range, strlen(p->range), ':', 1, &a, &b) || b == 0)
         return message_fail("--part-range: '%s' is not START:LEN in chunks of 8 KiB (LEN >= 1)",
-                            j->range);
+                            p->range);
     if (a >= j->chunks)
         return message_fail("--part-range: chunk %" PRIu64 " is past the object's last "
                             "chunk (%" PRIu64 ")", a, j->chunks - 1);
@@ -379,14 +378,14 @@ static int put_check(part_job *j)
     return output_ok();
 }
 
-static int write_part(part_job *j)
+static int write_part(part_job *j, const part_spec *p)
 {
     uint64_t count = 0;
     int ok;
 
     j->check = EVP_MD_CTX_new();
     j->ok = 1;
-    ok = source_open(&j->src) && choose_range(j) &&
+    ok = source_open(&j->src) && choose_range(j, p) &&
          (j->check != NULL || message_fail("%s: out of memory", j->src.name)) &&
          object_digests(j) && (part_check_begin(j->lib, j->check) || evp_failed(j->src.name));
     if (ok) {
@@ -837,13 +836,11 @@ int parts_write(const resolved *r, const part_spec *p, OSSL_LIB_CTX *lib)
     if (j == NULL)
         return message_fail("out of memory");
     j->lib = lib;
-    j->share = p->share;
-    j->range = p->range;
     j->custom = custom_of(&r->hash);
     j->threads = r->hash.threads;
     j->src.name = p->file;
     ok = one_family(r->nalgs, r->alg->name, p->share ? "--part" : "--part-range", &j->f) &&
-         write_part(j);
+         write_part(j, p);
     free(j);
     return ok;
 }
