@@ -435,18 +435,14 @@ static int slurp(const char *name, text_buffer *b, size_t *len, char *why, size_
     size_t room;
 
     part_scan_init(&scan, name);
+    /* the room filled, the text is judged again (and the room grown) */
     for (*len = 0; err == 0;) {
-        ssize_t got;
         if (!part_scan_more(&scan, b->p, *len, &room, why, why_size))
             err = -1;
         else if (!text_room(b, room))
             err = ENOMEM;
-        else if ((got = read(fd, b->p + *len, room - *len)) == 0)
-            break;
-        else if (got > 0)
-            *len += (size_t)got;
-        else if (errno != EINTR)
-            err = errno;
+        else if ((*len += read_full(fd, (uint8_t *)b->p + *len, room - *len, &err)) < room)
+            break;   /* at the end, or err */
     }
     if (fd > STDIN_FILENO)
         close(fd);
