@@ -776,8 +776,6 @@ static int print_final_node(const line_style *ls, const char *custom, OSSL_LIB_C
     }
     if (err == KSUM_EHASH)
         final_node_failed(head);
-    else if (err == ENOMEM)
-        message_fail("%s: out of memory", head->name);
     free(sum);
     EVP_MD_CTX_free(ctx);
     return err == 0;
@@ -786,11 +784,11 @@ static int print_final_node(const line_style *ls, const char *custom, OSSL_LIB_C
 int parts_combine(options *o, OSSL_LIB_CTX *lib, resolved *r)
 {
     record_set s;
-    hasher h;
+    hasher h = {0};   /* nothing to close until it opens */
     const part_family *f;
     const part_record *head = NULL;
     char *object[2] = {NULL, NULL};
-    int ok = 0, opened = 0;
+    int ok = 0;
 
     if (!read_records(lib, o->files, o->threads ? o->threads : ksum_cpu_count(), &s))
         goto done;
@@ -810,12 +808,11 @@ int parts_combine(options *o, OSSL_LIB_CTX *lib, resolved *r)
     for (size_t i = 0; i < s.n; i++)
         if (s.all[i]->begin == 0 && s.all[i]->end > 0)
             head = s.all[i];
-    if (!(opened = hasher_open(&h, lib, r->alg, &r->hash)))
+    if (!hasher_open(&h, lib, r->alg, &r->hash))
         goto done;
     ok = print_final_node(&r->line, custom_of(&r->hash), lib, &s, f, head, &h);
 done:
-    if (opened)
-        hasher_close(&h);
+    hasher_close(&h);
     record_set_free(&s);
     return ok;
 }
