@@ -198,15 +198,13 @@ static int choose_range(part_job *j, const part_spec *p)
 
     j->chunks = part_chunks(j->src.length);
     if (p->share != NULL) {
-        if (!part_parse_pair(p->share, strlen(p->share), '/', 1, &a, &b) || a < 1 || a > b ||
-            b > ((uint64_t)1 << 32))
+        if (!part_parse_pair(p->share, strlen(p->share), '/', 1, &j->k, &j->n) || j->k < 1 ||
+            j->k > j->n || j->n > ((uint64_t)1 << 32))
             return message_fail("--part: '%s' is not K/N with 1 <= K <= N <= 2^32",
                                 p->share);
         /* Share K of N: chunks floor((K-1)*C/N) to floor(K*C/N). */
-        j->begin = (uint64_t)((unsigned __int128)(a - 1) * j->chunks / b);
-        j->end = (uint64_t)((unsigned __int128)a * j->chunks / b);
-        j->k = a;
-        j->n = b;
+        j->begin = (uint64_t)((unsigned __int128)(j->k - 1) * j->chunks / j->n);
+        j->end = (uint64_t)((unsigned __int128)j->k * j->chunks / j->n);
         return 1;
     }
     if (!part_parse_pair(p->range, strlen(p->range), ':', 1, &a, &b) || b == 0)
