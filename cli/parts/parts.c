@@ -743,14 +743,12 @@ static int print_final_node(const line_style *ls, const char *custom, OSSL_LIB_C
                             const record_set *s, const part_family *f,
                             const part_record *head, hasher *h)
 {
-    char *name = head->name;
     uint64_t length = head->length;
-    size_t size = h->size;
     OSSL_PARAM p[] = {OSSL_PARAM_construct_octet_string(KSUM_PARAM_CUSTOM, (void *)custom,
                                                         strlen(custom)),
                       OSSL_PARAM_construct_uint64(KSUM_PARAM_MESSAGE_LENGTH, &length),
                       OSSL_PARAM_END};
-    OSSL_PARAM q[] = {OSSL_PARAM_construct_size_t(OSSL_DIGEST_PARAM_XOFLEN, &size),
+    OSSL_PARAM q[] = {OSSL_PARAM_construct_size_t(OSSL_DIGEST_PARAM_XOFLEN, &h->size),
                       OSSL_PARAM_END};
     EVP_MD *md = EVP_MD_fetch(lib, f->final, PROPS);
     EVP_MD_CTX *ctx = md != NULL ? EVP_MD_CTX_new() : NULL, *held = h->md_ctx;
@@ -769,7 +767,7 @@ static int print_final_node(const line_style *ls, const char *custom, OSSL_LIB_C
     if (ok) {
         sum_source src = {sum, h->size, sum == NULL ? h : NULL};
         h->md_ctx = ctx;   /* squeezed from the final node */
-        err = print_sum_line(ls, h, &name, 1, &src);
+        err = print_sum_line(ls, h, &head->name, 1, &src);
         h->md_ctx = held;
     }
     if (err == KSUM_EHASH)
