@@ -50,6 +50,20 @@ static const char *custom_of(const hash_spec *spec)
     return custom != NULL ? custom : "";
 }
 
+/* *f: the family of the one algorithm the options name; else said, for
+ * the option `road`, and 0. */
+static int one_family(size_t nalgs, const char *alg, const char *road,
+                      const part_family **f)
+{
+    if (nalgs != 1)
+        return message_fail("%s takes one algorithm (--k12, --kt256 or --m14), not %zu",
+                            road, nalgs);
+    if ((*f = part_family_of(alg, strlen(alg))) == NULL)
+        return message_fail("%s: %s is not hashed in parts (only --k12, --kt256, --m14)",
+                            road, alg);
+    return 1;
+}
+
 /* ---- writing a record ---- */
 
 /* The file --part reads: the object is its bytes from base (standard
@@ -376,14 +390,24 @@ static int put_check(part_job *j)
     return output_ok();
 }
 
-static int write_part(part_job *j, const part_spec *p)
+int parts_write(const resolved *r, const part_spec *p, OSSL_LIB_CTX *lib)
 {
+    /* On the heap: a chunk of 8 KiB, on a main stack that may not grow
+     * (ulimit -s). */
+    part_job *j = calloc(1, sizeof *j);
     uint64_t count = 0;
     int ok;
 
+    if (j == NULL)
+        return message_fail("out of memory");
+    j->lib = lib;
+    j->custom = custom_of(&r->hash);
+    j->threads = r->hash.threads;
+    j->src.name = p->file;
     j->check = EVP_MD_CTX_new();
     j->ok = 1;
-    ok = source_open(&j->src) && choose_range(j, p) &&
+    ok = one_family(r->nalgs, r->alg->name, p->share ? "--part" : "--part-range", &j->f) &&
+         source_open(&j->src) && choose_range(j, p) &&
          (j->check != NULL || message_fail("%s: out of memory", j->src.name)) &&
          object_digests(j) && (part_check_begin(j->lib, j->check) || evp_failed(j->src.name));
     if (ok) {
@@ -397,6 +421,7 @@ static int write_part(part_job *j, const part_spec *p)
     if (j->src.fd > STDIN_FILENO)
         close(j->src.fd);
     EVP_MD_CTX_free(j->check);
+    free(j);
     return ok;
 }
 
@@ -681,20 +706,6 @@ static int read_records(OSSL_LIB_CTX *lib, char **names, unsigned threads, recor
     return 1;
 }
 
-/* *f: the family of the one algorithm the options name; else said, for
- * the option `road`, and 0. */
-static int one_family(size_t nalgs, const char *alg, const char *road,
-                      const part_family **f)
-{
-    if (nalgs != 1)
-        return message_fail("%s takes one algorithm (--k12, --kt256 or --m14), not %zu",
-                            road, nalgs);
-    if ((*f = part_family_of(alg, strlen(alg))) == NULL)
-        return message_fail("%s: %s is not hashed in parts (only --k12, --kt256, --m14)",
-                            road, alg);
-    return 1;
-}
-
 /* The family of the resolved options' algorithm, when the records are
  * parts of one object, made with it and with -C, and cover the object;
  * sorts s->all by range.  NULL (said) otherwise. */
@@ -810,26 +821,5 @@ int parts_combine(options *o, OSSL_LIB_CTX *lib, resolved *r)
 done:
     hasher_close(&h);
     record_set_free(&s);
-    return ok;
-}
-
-/* ---- writing ---- */
-
-int parts_write(const resolved *r, const part_spec *p, OSSL_LIB_CTX *lib)
-{
-    /* On the heap: a chunk of 8 KiB, on a main stack that may not grow
-     * (ulimit -s). */
-    part_job *j = calloc(1, sizeof *j);
-    int ok;
-
-    if (j == NULL)
-        return message_fail("out of memory");
-    j->lib = lib;
-    j->custom = custom_of(&r->hash);
-    j->threads = r->hash.threads;
-    j->src.name = p->file;
-    ok = one_family(r->nalgs, r->alg->name, p->share ? "--part" : "--part-range", &j->f) &&
-         write_part(j, p);
-    free(j);
     return ok;
 }
