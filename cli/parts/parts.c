@@ -50,6 +50,20 @@ static const char *custom_of(const hash_spec *spec)
     return custom != NULL ? custom : "";
 }
 
+/* *f: the family of the one algorithm the options name; else said, for
+ * the option `road`, and 0. */
+static int one_family(size_t nalgs, const char *alg, const char *road,
+                      const part_family **f)
+{
+    if (nalgs != 1)
+        return message_fail("%s takes one algorithm (--k12, --kt256 or --m14), not %zu",
+                            road, nalgs);
+    if ((*f = part_family_of(alg, strlen(alg))) == NULL)
+        return message_fail("%s: %s is not hashed in parts (only --k12, --kt256, --m14)",
+                            road, alg);
+    return 1;
+}
+
 /* ---- writing a record ---- */
 
 /* The file --part reads: the object is its bytes from base (standard
@@ -67,7 +81,6 @@ typedef struct source {
 typedef struct part_job {
     OSSL_LIB_CTX *lib;
     const part_family *f;
-    const char *share, *range;      /* --part K/N, --part-range START:LEN: one given */
     const char *custom;             /* -C, or "" */
     unsigned threads;               /* --threads; 0: the provider's choice */
     source src;
@@ -192,27 +205,25 @@ static int evp_failed(const char *name)
 }
 
 /* The chunks [begin, end) of the object (and for --part, K and N) that
- * the options choose. */
-static int choose_range(part_job *j)
+ * p chooses. */
+static int choose_range(part_job *j, const part_spec *p)
 {
     uint64_t a, b;
 
     j->chunks = part_chunks(j->src.length);
-    if (j->share != NULL) {
-        if (!part_parse_pair(j->share, strlen(j->share), '/', 1, &a, &b) || a < 1 || a > b ||
-            b > ((uint64_t)1 << 32))
+    if (p->share != NULL) {
+        if (!part_parse_pair(p->share, strlen(p->share), '/', 1, &j->k, &j->n) || j->k < 1 ||
+            j->k > j->n || j->n > ((uint64_t)1 << 32))
             return message_fail("--part: '%s' is not K/N with 1 <= K <= N <= 2^32",
-                                j->share);
+                                p->share);
         /* Share K of N: chunks floor((K-1)*C/N) to floor(K*C/N). */
-        j->begin = (uint64_t)((unsigned __int128)(a - 1) * j->chunks / b);
-        j->end = (uint64_t)((unsigned __int128)a * j->chunks / b);
-        j->k = a;
-        j->n = b;
+        j->begin = (uint64_t)((unsigned __int128)(j->k - 1) * j->chunks / j->n);
+        j->end = (uint64_t)((unsigned __int128)j->k * j->chunks / j->n);
         return 1;
     }
-    if (!part_parse_pair(j->range, strlen(j->range), ':', 1, &a, &b) || b == 0)
+    if (!part_parse_pair(p->range, strlen(p->range), ':', 1, &a, &b) || b == 0)
         return message_fail("--part-range: '%s' is not START:LEN in chunks of 8 KiB (LEN >= 1)",
-                            j->range);
+                            p->range);
     if (a >= j->chunks)
         return message_fail("--part-range: chunk %" PRIu64 " is past the object's last "
                             "chunk (%" PRIu64 ")", a, j->chunks - 1);
@@ -379,14 +390,24 @@ static int put_check(part_job *j)
     return output_ok();
 }
 
-static int write_part(part_job *j)
+int parts_write(const resolved *r, const part_spec *p, OSSL_LIB_CTX *lib)
 {
+    /* On the heap: a chunk of 8 KiB, on a main stack that may not grow
+     * (ulimit -s). */
+    part_job *j = calloc(1, sizeof *j);
     uint64_t count = 0;
     int ok;
 
+    if (j == NULL)
+        return message_fail("out of memory");
+    j->lib = lib;
+    j->custom = custom_of(&r->hash);
+    j->threads = r->hash.threads;
+    j->src.name = p->file;
     j->check = EVP_MD_CTX_new();
     j->ok = 1;
-    ok = source_open(&j->src) && choose_range(j) &&
+    ok = one_family(r->nalgs, r->alg->name, p->share ? "--part" : "--part-range", &j->f) &&
+         source_open(&j->src) && choose_range(j, p) &&
          (j->check != NULL || message_fail("%s: out of memory", j->src.name)) &&
          object_digests(j) && (part_check_begin(j->lib, j->check) || evp_failed(j->src.name));
     if (ok) {
@@ -400,6 +421,7 @@ static int write_part(part_job *j)
     if (j->src.fd > STDIN_FILENO)
         close(j->src.fd);
     EVP_MD_CTX_free(j->check);
+    free(j);
     return ok;
 }
 
@@ -436,18 +458,14 @@ static int slurp(const char *name, text_buffer *b, size_t *len, char *why, size_
     size_t room;
 
     part_scan_init(&scan, name);
+    /* the room filled, the text is judged again (and the room grown) */
     for (*len = 0; err == 0;) {
-        ssize_t got;
         if (!part_scan_more(&scan, b->p, *len, &room, why, why_size))
             err = -1;
         else if (!text_room(b, room))
             err = ENOMEM;
-        else if ((got = read(fd, b->p + *len, room - *len)) == 0)
-            break;
-        else if (got > 0)
-            *len += (size_t)got;
-        else if (errno != EINTR)
-            err = errno;
+        else if ((*len += read_full(fd, (uint8_t *)b->p + *len, room - *len, &err)) < room)
+            break;   /* at the end, or err */
     }
     if (fd > STDIN_FILENO)
         close(fd);
@@ -688,20 +706,6 @@ static int read_records(OSSL_LIB_CTX *lib, char **names, unsigned threads, recor
     return 1;
 }
 
-/* *f: the family of the one algorithm the options name; else said, for
- * the option `road`, and 0. */
-static int one_family(size_t nalgs, const char *alg, const char *road,
-                      const part_family **f)
-{
-    if (nalgs != 1)
-        return message_fail("%s takes one algorithm (--k12, --kt256 or --m14), not %zu",
-                            road, nalgs);
-    if ((*f = part_family_of(alg, strlen(alg))) == NULL)
-        return message_fail("%s: %s is not hashed in parts (only --k12, --kt256, --m14)",
-                            road, alg);
-    return 1;
-}
-
 /* The family of the resolved options' algorithm, when the records are
  * parts of one object, made with it and with -C, and cover the object;
  * sorts s->all by range.  NULL (said) otherwise. */
@@ -750,14 +754,12 @@ static int print_final_node(const line_style *ls, const char *custom, OSSL_LIB_C
                             const record_set *s, const part_family *f,
                             const part_record *head, hasher *h)
 {
-    char *name = head->name;
     uint64_t length = head->length;
-    size_t size = h->size;
     OSSL_PARAM p[] = {OSSL_PARAM_construct_octet_string(KSUM_PARAM_CUSTOM, (void *)custom,
                                                         strlen(custom)),
                       OSSL_PARAM_construct_uint64(KSUM_PARAM_MESSAGE_LENGTH, &length),
                       OSSL_PARAM_END};
-    OSSL_PARAM q[] = {OSSL_PARAM_construct_size_t(OSSL_DIGEST_PARAM_XOFLEN, &size),
+    OSSL_PARAM q[] = {OSSL_PARAM_construct_size_t(OSSL_DIGEST_PARAM_XOFLEN, &h->size),
                       OSSL_PARAM_END};
     EVP_MD *md = EVP_MD_fetch(lib, f->final, PROPS);
     EVP_MD_CTX *ctx = md != NULL ? EVP_MD_CTX_new() : NULL, *held = h->md_ctx;
@@ -776,13 +778,11 @@ static int print_final_node(const line_style *ls, const char *custom, OSSL_LIB_C
     if (ok) {
         sum_source src = {sum, h->size, sum == NULL ? h : NULL};
         h->md_ctx = ctx;   /* squeezed from the final node */
-        err = print_sum_line(ls, h, &name, 1, &src);
+        err = print_sum_line(ls, h, &head->name, 1, &src);
         h->md_ctx = held;
     }
     if (err == KSUM_EHASH)
         final_node_failed(head);
-    else if (err == ENOMEM)
-        message_fail("%s: out of memory", head->name);
     free(sum);
     EVP_MD_CTX_free(ctx);
     return err == 0;
@@ -791,11 +791,11 @@ static int print_final_node(const line_style *ls, const char *custom, OSSL_LIB_C
 int parts_combine(options *o, OSSL_LIB_CTX *lib, resolved *r)
 {
     record_set s;
-    hasher h;
+    hasher h = {0};   /* nothing to close until it opens */
     const part_family *f;
     const part_record *head = NULL;
     char *object[2] = {NULL, NULL};
-    int ok = 0, opened = 0;
+    int ok = 0;
 
     if (!read_records(lib, o->files, o->threads ? o->threads : ksum_cpu_count(), &s))
         goto done;
@@ -813,35 +813,11 @@ int parts_combine(options *o, OSSL_LIB_CTX *lib, resolved *r)
     for (size_t i = 0; i < s.n; i++)
         if (s.all[i]->begin == 0 && s.all[i]->end > 0)
             head = s.all[i];
-    if (!(opened = hasher_open(&h, lib, r->alg, &r->hash)))
+    if (!hasher_open(&h, lib, r->alg, &r->hash))
         goto done;
     ok = print_final_node(&r->line, custom_of(&r->hash), lib, &s, f, head, &h);
 done:
-    if (opened)
-        hasher_close(&h);
+    hasher_close(&h);
     record_set_free(&s);
-    return ok;
-}
-
-/* ---- writing ---- */
-
-int parts_write(const resolved *r, const part_spec *p, OSSL_LIB_CTX *lib)
-{
-    /* On the heap: a chunk of 8 KiB, on a main stack that may not grow
-     * (ulimit -s). */
-    part_job *j = calloc(1, sizeof *j);
-    int ok;
-
-    if (j == NULL)
-        return message_fail("out of memory");
-    j->lib = lib;
-    j->share = p->share;
-    j->range = p->range;
-    j->custom = custom_of(&r->hash);
-    j->threads = r->hash.threads;
-    j->src.name = p->file;
-    ok = one_family(r->nalgs, r->alg->name, p->share ? "--part" : "--part-range", &j->f) &&
-         write_part(j);
-    free(j);
     return ok;
 }

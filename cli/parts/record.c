@@ -274,8 +274,7 @@ static int parse_name(const char *v, size_t vl, part_record *r)
 {
     size_t n;
 
-    if ((r->name = malloc(vl + 1)) == NULL || vl % 4 != 0 ||
-        (memcpy(r->name, v, vl), !base64_decode(r->name, vl, (uint8_t *)r->name, &n)) ||
+    if ((r->name = malloc(vl + 1)) == NULL || !base64_decode(v, vl, (uint8_t *)r->name, &n) ||
         memchr(r->name, '\0', n) != NULL)
         return 0;
     r->name[n] = '\0';
@@ -474,25 +473,32 @@ static int parse_body(cursor *c, part_record *r)
     return cvs_fit_range(c, r);
 }
 
+/* The digest of in[0..len) is want; else 0, refused: it could not be
+ * computed (failed), or it is another (wrong). */
+static int digest_is(OSSL_LIB_CTX *lib, cursor *c, const void *in, size_t len,
+                     const uint8_t want[PART_DIGEST], const char *failed, const char *wrong)
+{
+    uint8_t got[PART_DIGEST];
+
+    if (!part_digest(lib, in, len, got))
+        return part_failure(c->why, sizeof c->why, failed);
+    return CRYPTO_memcmp(want, got, PART_DIGEST) == 0 || refuse(c, "%s", wrong);
+}
+
 /* The "check" line: the digest of the record's lines from its start to
  * the cursor (just past "cvs"). */
 static int parse_check(OSSL_LIB_CTX *lib, cursor *c)
 {
     size_t hashed = (size_t)(c->p - c->start), vl;
     const char *v;
-    uint8_t want[PART_DIGEST], got[PART_DIGEST];
+    uint8_t want[PART_DIGEST];
 
     if (!next_line(c))
         return c->cut && refuse(c, "truncated: no 'check' line");
     if (!keyed(c, "check", &v, &vl) || !parse_digest(v, vl, want))
         return bad_line(c, 0, "a bad line where 'check DIGEST' belongs");
-    if (c->judge)
-        return 1;
-    if (!part_digest(lib, c->start, hashed, got))
-        return part_failure(c->why, sizeof c->why, "cannot compute its check");
-    if (CRYPTO_memcmp(want, got, PART_DIGEST) != 0)
-        return refuse(c, "corrupted: its contents do not match its check");
-    return 1;
+    return c->judge || digest_is(lib, c, c->start, hashed, want, "cannot compute its check",
+                                 "corrupted: its contents do not match its check");
 }
 
 /* The whole first chunk in the record of chunk 0, and in no other; and
@@ -503,18 +509,14 @@ static int head_fits(OSSL_LIB_CTX *lib, cursor *c, const part_record *r)
 {
     uint64_t first_len = r->length < PART_CHUNK ? r->length : PART_CHUNK;
     int has0 = r->begin == 0 && r->end > 0;
-    uint8_t d[PART_DIGEST];
 
     if ((has0 && r->head_len != first_len) || (!has0 && r->head != NULL))
         return refuse(c, "the head (the first chunk) is %s",
                       has0 ? "incomplete" : "in a part that does not start the object");
-    if (!has0 || c->judge)
-        return 1;
-    if (!part_digest(lib, r->head, r->head_len, d))
-        return part_failure(c->why, sizeof c->why, "cannot compute the digest of its head");
-    if (CRYPTO_memcmp(d, r->first, PART_DIGEST) != 0)
-        return refuse(c, "its head (the first chunk) is not the chunk its 'first' line names");
-    return 1;
+    return !has0 || c->judge ||
+           digest_is(lib, c, r->head, r->head_len, r->first,
+                     "cannot compute the digest of its head",
+                     "its head (the first chunk) is not the chunk its 'first' line names");
 }
 
 /* One record from the cursor, which is at its first line (not read). */
