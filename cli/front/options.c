@@ -307,10 +307,13 @@ static void print_other_options(const option_row *first, const char *text)
     size_t n = strlen(para);
     int column = 0;
 
-    for (const option_row *r = first; r < end; r++)
+    /* n stops short of the end, so that a longer paragraph is cut, not
+     * written past para */
+    for (const option_row *r = first; r < end && n < sizeof para; r++)
         n += (size_t)snprintf(para + n, sizeof para - n, " %s%s%s", r == first ? "(" : "",
                               r->name, r + 1 == end ? ")," : ",");
-    snprintf(para + n, sizeof para - n, " %s", text);
+    if (n < sizeof para)
+        snprintf(para + n, sizeof para - n, " %s", text);
     for (const char *w = para; *w != '\0'; w += strspn(w, " ")) {
         int len = (int)strcspn(w, " ");
         if (column > 0 && column + 1 + len > 72) {
