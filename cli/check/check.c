@@ -200,9 +200,11 @@ typedef struct check_run {
     unsigned long lineno;
     int form;               /* of its untagged lines (check.h) */
     unsigned applied;       /* TAKES_* of the algorithms of the lines checked */
-    char fits[CHECK_TAG_MAX + 320]; /* note_fits's, for the list's summary */
-    int fit_found;          /* fits names algorithms: it stays */
-    size_t fit_none;        /* the last hex length note_fits found no fit for */
+    struct {                /* note_fits's, for the list's summary */
+        char text[CHECK_TAG_MAX + 320];
+        int found;          /* text names algorithms: it stays */
+        size_t none;        /* the last hex length no algorithm fits */
+    } fits;
     struct {                /* the last tag resolved, for lists of one kind */
         char text[CHECK_TAG_MAX + 1];
         int fate;
@@ -720,29 +722,26 @@ static void note_fits(check_run *c, size_t hex)
 {
     size_t start, used;
     algorithm_facts f;
-    char none[sizeof c->fits];
+    char found[sizeof c->fits.text];
 
-    if (c->fit_found || c->keyed || hex == c->fit_none)
+    if (c->fits.found || c->keyed || hex == c->fits.none)
         return;
-    snprintf(none, sizeof none, "%s", c->fits);
-    start = used = (size_t)snprintf(c->fits, sizeof c->fits, "lines of %zu hex digits fit "
+    start = used = (size_t)snprintf(found, sizeof found, "lines of %zu hex digits fit "
                                     "the default length of ", hex);
     for (const algorithm *a = algorithms; a < algorithms + algorithm_count &&
-                                          used < sizeof c->fits; a++)
+                                          used < sizeof found; a++)
         if (algorithm_describe(c->lib, a, &f) &&
             2 * (f.fixed_size ? f.fixed_size : f.default_size) == hex)
-            used += (size_t)snprintf(c->fits + used, sizeof c->fits - used, "%s--%s%s%s",
+            used += (size_t)snprintf(found + used, sizeof found - used, "%s--%s%s%s",
                                      used > start ? ", " : "", a->option,
                                      a->alias ? ", --" : "", a->alias ? a->alias : "");
-    c->fit_found = used > start;
-    if (c->fit_found)
-        return;
-    c->fit_none = hex;
-    if (none[0] != '\0')
-        snprintf(c->fits, sizeof c->fits, "%s", none);
-    else
-        snprintf(c->fits, sizeof c->fits, "lines of %zu hex digits fit no algorithm's default "
-                 "length (give theirs: -n %zu)", hex, hex / 2);
+    c->fits.found = used > start;
+    c->fits.none = hex;
+    if (c->fits.found)
+        memcpy(c->fits.text, found, sizeof found);
+    else if (c->fits.text[0] == '\0')
+        snprintf(c->fits.text, sizeof c->fits.text, "lines of %zu hex digits fit no "
+                 "algorithm's default length (give theirs: -n %zu)", hex, hex / 2);
 }
 
 /* The item of the line just read; 0 for a blank or comment line, which
@@ -793,7 +792,7 @@ static void hint_default(const check_run *c, const char *file, const counts *n)
     char tag[ALGORITHM_TAG_MAX];
 
     /* guessed counts only lines checked when no algorithm was named */
-    if (n->guessed == 0 || n->guessed_ok > 0 || c->s->status)
+    if (n->guessed == 0 || n->guessed_ok > 0)
         return;
     algorithm_tag(c->res->alg, 0, tag);
     message_fail("%s: untagged lines were checked as %s, since no algorithm was named; "
@@ -902,10 +901,8 @@ static void list_item(check_run *c, check_item *it)
     if (got == LINE_END) {
         close_list(c);
         it->kind = ITEM_SUMMARY;
-        snprintf(it->why, sizeof it->why, "%s", c->fits);
-        c->fits[0] = '\0';
-        c->fit_found = 0;
-        c->fit_none = 0;
+        snprintf(it->why, sizeof it->why, "%s", c->fits.text);
+        memset(&c->fits, 0, sizeof c->fits);
     } else if (got == LINE_READ_ERROR && !c->r.read_any) {
         close_list(c);
         list_failed(it, c->path, err);  /* e.g. a directory */
