@@ -510,14 +510,13 @@ static int resolve_tag(check_run *c, const char *tag, line_plan *p)
     const char *dash = strrchr(tag, '-');
     int fate = LINE_CHECKED;
 
-    if (strcmp(tag, c->last.text) == 0 && c->last.text[0] != '\0') {
+    if (strcmp(tag, c->last.text) == 0) {  /* a tag is never empty */
         *p = c->last.plan;
         return c->last.fate;
     }
     p->tagged = 0;
     if ((p->alg = tag_algorithm(c, tag, &p->xof)) == NULL && dash != NULL && dash != tag) {
-        memcpy(base, tag, (size_t)(dash - tag));
-        base[dash - tag] = '\0';
+        snprintf(base, sizeof base, "%.*s", (int)(dash - tag), tag);
         if ((p->alg = tag_algorithm(c, base, &p->xof)) != NULL &&
             (p->tagged = tag_bytes(dash + 1)) == 0)
             fate = LINE_IMPROPER;
@@ -577,16 +576,15 @@ static size_t line_digest(check_line *l, size_t want)
 {
     uint8_t *bytes = (uint8_t *)l->digest;
     size_t n = l->digest_len, len = 0;
+    int ok;
 
-    if (memchr(l->digest, ':', n) != NULL) {
-        if (!colon_hex_join(l->digest, &n) || !hex_decode(l->digest, n, bytes, &len))
-            return 0;
-    } else if (n % 2 == 0 && is_hex(l->digest, n) && hex_not_base64(n, want)) {
-        hex_decode(l->digest, n, bytes, &len);
-    } else if (!base64_decode(l->digest, n, bytes, &len)) {
-        return 0;
-    }
-    return want == 0 || len == want ? len : 0;
+    if (memchr(l->digest, ':', n) != NULL)
+        ok = colon_hex_join(l->digest, &n) && hex_decode(l->digest, n, bytes, &len);
+    else if (n % 2 == 0 && is_hex(l->digest, n) && hex_not_base64(n, want))
+        ok = hex_decode(l->digest, n, bytes, &len);
+    else
+        ok = base64_decode(l->digest, n, bytes, &len);
+    return ok && (want == 0 || len == want) ? len : 0;
 }
 
 /* The output length a line is checked at, into *size: the algorithm's
