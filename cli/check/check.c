@@ -656,16 +656,17 @@ static int check_entry(check_run *c, check_line *l, line_plan *p, check_item *it
     c->applied |= f->takes;
     it->keyless = (f->takes & TAKES_KEY) && !c->res->named && !c->keyed;
     it->d = spec_of(c, p->alg, p->xof, size);
-    /* Standard input, tuples and outputs too long to hold are the printing
-     * thread's; any other name is a regular file for a worker, or an error
-     * known now, which costs no worker's time (a list of missing files). */
-    it->here = tuple || size > HASHER_STREAM_MIN || strcmp(it->names[0], "-") == 0;
-    /* A name ending in '/' is a directory tree's (--tree's lines), hashed
-     * here; without --tree it is not taken for a file. */
+    /* A name ending in '/' is a directory tree's (--tree's lines); without
+     * --tree it is not taken for a file. */
     it->tree = !tuple && tree_name(it->names[0]);
-    it->here |= it->tree;
     if (it->tree && !c->s->trees)
         it->err = KSUM_ETREELINE;
+    /* Standard input, tuples, trees and outputs too long to hold are the
+     * printing thread's; any other name is a regular file for a worker, or
+     * an error known now, which costs no worker's time (a list of missing
+     * files). */
+    it->here = tuple || it->tree || size > HASHER_STREAM_MIN ||
+               strcmp(it->names[0], "-") == 0;
     if (!it->here)
         it->err = regular_or_why(it->names[0]);
     return LINE_CHECKED;
@@ -811,7 +812,6 @@ static int summarize(const check_run *c, const char *file, const counts *n,
 {
     const check_spec *st = c->s;
     unsigned long verified = n->matched + n->mismatched + n->unreadable;
-    int all_count = st->strict || c->keyed;
     const char *one = c->keyed ? "line was not verified" : "line is improperly formatted";
     const char *many = c->keyed ? "lines were not verified" : "lines are improperly formatted";
 
@@ -842,7 +842,7 @@ static int summarize(const check_run *c, const char *file, const counts *n,
             message_fail("%s: no file was verified", file);
     }
     return n->mismatched == 0 && n->unreadable == 0 && n->lines_unread == 0 &&
-           !(all_count && n->misformatted > 0) &&
+           !((st->strict || c->keyed) && n->misformatted > 0) &&
            !(st->ignore_missing && verified == 0);
 }
 
