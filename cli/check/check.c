@@ -200,9 +200,11 @@ typedef struct check_run {
     unsigned long lineno;
     int form;               /* of its untagged lines (check.h) */
     unsigned applied;       /* TAKES_* of the algorithms of the lines checked */
-    char fits[CHECK_TAG_MAX + 320]; /* note_fits's, for the list's summary */
-    int fit_found;          /* fits names algorithms: it stays */
-    size_t fit_none;        /* the last hex length note_fits found no fit for */
+    struct {                /* note_fits's, for the list's summary */
+        char text[CHECK_TAG_MAX + 320];
+        int found;          /* text names algorithms: it stays */
+        size_t none;        /* the last hex length no algorithm fits */
+    } fits;
     struct {                /* the last tag resolved, for lists of one kind */
         char text[CHECK_TAG_MAX + 1];
         int fate;
@@ -508,14 +510,13 @@ static int resolve_tag(check_run *c, const char *tag, line_plan *p)
     const char *dash = strrchr(tag, '-');
     int fate = LINE_CHECKED;
 
-    if (strcmp(tag, c->last.text) == 0 && c->last.text[0] != '\0') {
+    if (strcmp(tag, c->last.text) == 0) {  /* a tag is never empty */
         *p = c->last.plan;
         return c->last.fate;
     }
     p->tagged = 0;
     if ((p->alg = tag_algorithm(c, tag, &p->xof)) == NULL && dash != NULL && dash != tag) {
-        memcpy(base, tag, (size_t)(dash - tag));
-        base[dash - tag] = '\0';
+        snprintf(base, sizeof base, "%.*s", (int)(dash - tag), tag);
         if ((p->alg = tag_algorithm(c, base, &p->xof)) != NULL &&
             (p->tagged = tag_bytes(dash + 1)) == 0)
             fate = LINE_IMPROPER;
@@ -575,16 +576,15 @@ static size_t line_digest(check_line *l, size_t want)
 {
     uint8_t *bytes = (uint8_t *)l->digest;
     size_t n = l->digest_len, len = 0;
+    int ok;
 
-    if (memchr(l->digest, ':', n) != NULL) {
-        if (!colon_hex_join(l->digest, &n) || !hex_decode(l->digest, n, bytes, &len))
-            return 0;
-    } else if (n % 2 == 0 && is_hex(l->digest, n) && hex_not_base64(n, want)) {
-        hex_decode(l->digest, n, bytes, &len);
-    } else if (!base64_decode(l->digest, n, bytes, &len)) {
-        return 0;
-    }
-    return want == 0 || len == want ? len : 0;
+    if (memchr(l->digest, ':', n) != NULL)
+        ok = colon_hex_join(l->digest, &n) && hex_decode(l->digest, n, bytes, &len);
+    else if (n % 2 == 0 && is_hex(l->digest, n) && hex_not_base64(n, want))
+        ok = hex_decode(l->digest, n, bytes, &len);
+    else
+        ok = base64_decode(l->digest, n, bytes, &len);
+    return ok && (want == 0 || len == want) ? len : 0;
 }
 
 /* The output length a line is checked at, into *size: the algorithm's
@@ -656,16 +656,17 @@ static int check_entry(check_run *c, check_line *l, line_plan *p, check_item *it
     c->applied |= f->takes;
     it->keyless = (f->takes & TAKES_KEY) && !c->res->named && !c->keyed;
     it->d = spec_of(c, p->alg, p->xof, size);
-    /* Standard input, tuples and outputs too long to hold are the printing
-     * thread's; any other name is a regular file for a worker, or an error
-     * known now, which costs no worker's time (a list of missing files). */
-    it->here = tuple || size > HASHER_STREAM_MIN || strcmp(it->names[0], "-") == 0;
-    /* A name ending in '/' is a directory tree's (--tree's lines), hashed
-     * here; without --tree it is not taken for a file. */
+    /* A name ending in '/' is a directory tree's (--tree's lines); without
+     * --tree it is not taken for a file. */
     it->tree = !tuple && tree_name(it->names[0]);
-    it->here |= it->tree;
     if (it->tree && !c->s->trees)
         it->err = KSUM_ETREELINE;
+    /* Standard input, tuples, trees and outputs too long to hold are the
+     * printing thread's; any other name is a regular file for a worker, or
+     * an error known now, which costs no worker's time (a list of missing
+     * files). */
+    it->here = tuple || it->tree || size > HASHER_STREAM_MIN ||
+               strcmp(it->names[0], "-") == 0;
     if (!it->here)
         it->err = regular_or_why(it->names[0]);
     return LINE_CHECKED;
@@ -720,29 +721,26 @@ static void note_fits(check_run *c, size_t hex)
 {
     size_t start, used;
     algorithm_facts f;
-    char none[sizeof c->fits];
+    char found[sizeof c->fits.text];
 
-    if (c->fit_found || c->keyed || hex == c->fit_none)
+    if (c->fits.found || c->keyed || hex == c->fits.none)
         return;
-    snprintf(none, sizeof none, "%s", c->fits);
-    start = used = (size_t)snprintf(c->fits, sizeof c->fits, "lines of %zu hex digits fit "
+    start = used = (size_t)snprintf(found, sizeof found, "lines of %zu hex digits fit "
                                     "the default length of ", hex);
     for (const algorithm *a = algorithms; a < algorithms + algorithm_count &&
-                                          used < sizeof c->fits; a++)
+                                          used < sizeof found; a++)
         if (algorithm_describe(c->lib, a, &f) &&
             2 * (f.fixed_size ? f.fixed_size : f.default_size) == hex)
-            used += (size_t)snprintf(c->fits + used, sizeof c->fits - used, "%s--%s%s%s",
+            used += (size_t)snprintf(found + used, sizeof found - used, "%s--%s%s%s",
                                      used > start ? ", " : "", a->option,
                                      a->alias ? ", --" : "", a->alias ? a->alias : "");
-    c->fit_found = used > start;
-    if (c->fit_found)
-        return;
-    c->fit_none = hex;
-    if (none[0] != '\0')
-        snprintf(c->fits, sizeof c->fits, "%s", none);
-    else
-        snprintf(c->fits, sizeof c->fits, "lines of %zu hex digits fit no algorithm's default "
-                 "length (give theirs: -n %zu)", hex, hex / 2);
+    c->fits.found = used > start;
+    c->fits.none = hex;
+    if (c->fits.found)
+        memcpy(c->fits.text, found, sizeof found);
+    else if (c->fits.text[0] == '\0')
+        snprintf(c->fits.text, sizeof c->fits.text, "lines of %zu hex digits fit no "
+                 "algorithm's default length (give theirs: -n %zu)", hex, hex / 2);
 }
 
 /* The item of the line just read; 0 for a blank or comment line, which
@@ -793,7 +791,7 @@ static void hint_default(const check_run *c, const char *file, const counts *n)
     char tag[ALGORITHM_TAG_MAX];
 
     /* guessed counts only lines checked when no algorithm was named */
-    if (n->guessed == 0 || n->guessed_ok > 0 || c->s->status)
+    if (n->guessed == 0 || n->guessed_ok > 0)
         return;
     algorithm_tag(c->res->alg, 0, tag);
     message_fail("%s: untagged lines were checked as %s, since no algorithm was named; "
@@ -814,7 +812,6 @@ static int summarize(const check_run *c, const char *file, const counts *n,
 {
     const check_spec *st = c->s;
     unsigned long verified = n->matched + n->mismatched + n->unreadable;
-    int all_count = st->strict || c->keyed;
     const char *one = c->keyed ? "line was not verified" : "line is improperly formatted";
     const char *many = c->keyed ? "lines were not verified" : "lines are improperly formatted";
 
@@ -845,7 +842,7 @@ static int summarize(const check_run *c, const char *file, const counts *n,
             message_fail("%s: no file was verified", file);
     }
     return n->mismatched == 0 && n->unreadable == 0 && n->lines_unread == 0 &&
-           !(all_count && n->misformatted > 0) &&
+           !((st->strict || c->keyed) && n->misformatted > 0) &&
            !(st->ignore_missing && verified == 0);
 }
 
@@ -902,10 +899,8 @@ static void list_item(check_run *c, check_item *it)
     if (got == LINE_END) {
         close_list(c);
         it->kind = ITEM_SUMMARY;
-        snprintf(it->why, sizeof it->why, "%s", c->fits);
-        c->fits[0] = '\0';
-        c->fit_found = 0;
-        c->fit_none = 0;
+        snprintf(it->why, sizeof it->why, "%s", c->fits.text);
+        memset(&c->fits, 0, sizeof c->fits);
     } else if (got == LINE_READ_ERROR && !c->r.read_any) {
         close_list(c);
         list_failed(it, c->path, err);  /* e.g. a directory */
