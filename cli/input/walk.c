@@ -533,8 +533,8 @@ static void link_item(const walk_level *top, tree_item *it)
         }
         if ((size_t)got < size) {
             it->kind = TREE_LINK;
+            buf[got] = '\0';
             it->target = buf;
-            it->target_len = (size_t)got;
             return;
         }
         free(buf);

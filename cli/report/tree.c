@@ -288,7 +288,7 @@ static int hash_here(folder *f, const tree_item *it, unsigned *mode)
     *mode = link ? 0 : (unsigned)in.before.st_mode;
     for (size_t k = 0; err == 0 && k < f->n; k++)
         if (!hasher_begin(f->each[k]) ||
-            (link && !hasher_update(f->each[k], (const uint8_t *)it->target, it->target_len)))
+            (link && !hasher_update(f->each[k], (const uint8_t *)it->target, strlen(it->target))))
             err = KSUM_EHASH;
     if (err == 0 && !link)
         err = feed_all(&in, f->each, f->n, f->tc.in);
