@@ -116,8 +116,8 @@ static int fold_enter(folder *f, tree_item *it)
     node *nd;
     int ok;
 
+    /* (no_memory outweighs ok in every result) */
     if (!grow_array(&f->stack, &f->cap, f->depth + 1, sizeof *f->stack, 16)) {
-        f->ok = 0;
         f->no_memory = 1;
         return ENOMEM;
     }
