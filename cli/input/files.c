@@ -2,16 +2,13 @@
 #include "input/files.h"
 
 #include "base/bigmem.h"
-
 #include "base/messages.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>

@@ -462,13 +462,6 @@ int tree_name(const char *name)
 
 /* ---- excludes ---- */
 
-static int matches(const pattern *p, const char *rel, const char *name, int is_dir)
-{
-    if (p->dirs_only && !is_dir)
-        return 0;
-    return fnmatch(p->text, p->on_path ? rel : name, p->on_path ? FNM_PATHNAME : 0) == 0;
-}
-
 /* Whether to keep an entry of l: 0 when excluded, -1 when there was no
  * memory to tell. */
 static int kept(const tree_walk *w, const walk_level *l, const char *name, char type)
@@ -481,8 +474,9 @@ static int kept(const tree_walk *w, const walk_level *l, const char *name, char 
         return 1;
     if ((rel = walk_join(dir_rel, name)) == NULL)
         return -1;
-    for (size_t i = 0; !found && i < w->npats; i++)
-        found = matches(&w->pats[i], rel, name, type == 'd');
+    for (const pattern *p = w->pats; !found && p < w->pats + w->npats; p++)
+        found = (!p->dirs_only || type == 'd') &&
+                fnmatch(p->text, p->on_path ? rel : name, p->on_path ? FNM_PATHNAME : 0) == 0;
     free(rel);
     return !found;
 }
@@ -539,8 +533,8 @@ static void link_item(const walk_level *top, tree_item *it)
         }
         if ((size_t)got < size) {
             it->kind = TREE_LINK;
+            buf[got] = '\0';
             it->target = buf;
-            it->target_len = (size_t)got;
             return;
         }
         free(buf);

@@ -96,8 +96,7 @@ typedef struct tree_item {
     char *path;         /* as printed, from the DIR operand; NULL for TREE_LEAVE */
     size_t name_at;     /* its name in its directory: path + name_at */
     walk_dir *dir;      /* TREE_FILE: that directory, to open it in */
-    char *target;       /* TREE_LINK: the link's contents */
-    size_t target_len;
+    char *target;       /* TREE_LINK: the link's contents (no NUL in them) */
     int err;            /* TREE_ERROR: errno or KSUM_E* */
     const char *why;    /* TREE_ERROR: more of the reason, or NULL */
     dev_t dev;          /* TREE_ENTER: the directory entered, to tell */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "report/output.h"
 
+#include <stdio.h>
 
 #include "base/encoding.h"
 #include "front/resolve.h"

@@ -2,7 +2,6 @@
 #include "report/sums.h"
 
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -59,11 +59,10 @@ typedef struct folder {
     hasher leaf[OPTIONS_ALGS_MAX];      /* files hashed here, and links */
     hasher *each[OPTIONS_ALGS_MAX];
     uint8_t *values;
-    input own, *in;         /* the buffers files are read into here: its own,
-                               or check mode's */
-    const resolved *r;      /* the road is chosen by its algorithms */
-    const tree_spec *t;     /* (no --manifest with --check) */
-    int quiet;
+    input own;              /* the buffers files are read into here, when
+                               check mode lends none (tc.in) */
+    tree_check tc;          /* the road is chosen by tc.r's algorithms
+                               (no --manifest with --check) */
     int ok;                 /* every tree got its digest */
     int no_memory;          /* an error was the want of memory, not the tree's */
     tree_walk *w;           /* the walk on the road */
@@ -89,7 +88,7 @@ static void fail(folder *f, const char *path, int err, const char *why)
         why = memory ? NULL : reason;
     }
     f->no_memory |= err == ENOMEM;
-    if (!f->quiet && err != 0 && err != ENOMEM)
+    if (!f->tc.quiet && err != 0 && err != ENOMEM)
         report_error(path, err, why);
     if (f->depth > 0)
         f->stack[f->depth - 1].failed = 1;
@@ -117,8 +116,8 @@ static int fold_enter(folder *f, tree_item *it)
     node *nd;
     int ok;
 
+    /* (no_memory outweighs ok in every result) */
     if (!grow_array(&f->stack, &f->cap, f->depth + 1, sizeof *f->stack, 16)) {
-        f->ok = 0;
         f->no_memory = 1;
         return ENOMEM;
     }
@@ -159,16 +158,12 @@ static int print_value(folder *f, hasher *h, const char *name, const uint8_t *bu
 {
     sum_source src = {buf, len, buf == NULL ? h : NULL};
     int err = print_sum_line(f->ls, h, (char *const *)&name, 1, &src);
-    char why[512];
 
     if (err != KSUM_EHASH)
         return err;
-    /* squeezing failed partway through the line */
-    if (openssl_memory_failure(why, sizeof why))
-        f->no_memory = 1;
-    else
-        report_error(name, err, why);
-    f->ok = 0;
+    /* squeezing failed partway through the line (only a DIR's line is
+     * squeezed: at depth 0, and never in check mode, which prints none) */
+    fail(f, name, err, NULL);
     return 0;
 }
 
@@ -236,7 +231,7 @@ static int fold_dir(folder *f, node *nd)
             fail(f, nd->at.path, KSUM_EHASH, NULL);
             return 0;
         }
-    if (!fold_entry(f, nd->at.path + nd->at.name_at, 'd', f->values) || !f->t->manifest ||
+    if (!fold_entry(f, nd->at.path + nd->at.name_at, 'd', f->values) || !f->tc.t->manifest ||
         (name = dir_name(f, nd->at.path)) == NULL)
         return 0;
     err = print_values(f, nd->hs, name, f->values);
@@ -293,10 +288,10 @@ static int hash_here(folder *f, const tree_item *it, unsigned *mode)
     *mode = link ? 0 : (unsigned)in.before.st_mode;
     for (size_t k = 0; err == 0 && k < f->n; k++)
         if (!hasher_begin(f->each[k]) ||
-            (link && !hasher_update(f->each[k], (const uint8_t *)it->target, it->target_len)))
+            (link && !hasher_update(f->each[k], (const uint8_t *)it->target, strlen(it->target))))
             err = KSUM_EHASH;
     if (err == 0 && !link)
-        err = feed_all(&in, f->each, f->n, f->in);
+        err = feed_all(&in, f->each, f->n, f->tc.in);
     for (size_t k = 0, at = 0; err == 0 && k < f->n; at += f->d[k++].size)
         if (!hasher_end(f->each[k], f->values + at))
             err = KSUM_EHASH;
@@ -341,7 +336,7 @@ static int fold_item(folder *f, tree_item *it, file_result *r)
     type = it->kind == TREE_LINK ? 'l' : (r->mode & S_IXUSR) ? 'x' : 'f';
     /* A link has no manifest line: checked as a file, its target would be
      * read. */
-    if (!fold_entry(f, it->path + it->name_at, type, r->sums) || type == 'l' || !f->t->manifest)
+    if (!fold_entry(f, it->path + it->name_at, type, r->sums) || type == 'l' || !f->tc.t->manifest)
         return 0;
     return print_values(f, f->leaf, it->path, r->sums);
 }
@@ -360,20 +355,19 @@ static int fold(void *ctx, void *item, file_result *r, file_progress *progress)
 
 static void folder_close(folder *f)
 {
-    /* Closing a hasher never opened (zeroed) does nothing; root is the
-     * caller's. */
-    for (size_t i = 0; i < f->cap; i++) {
-        for (size_t k = 0; f->stack[i].hs != NULL && f->stack[i].hs != f->root && k < f->n; k++)
-            hasher_close(&f->stack[i].hs[k]);
-        if (f->stack[i].hs != f->root)
-            free(f->stack[i].hs);
-        free(f->stack[i].at.path);
+    /* The hashers each depth opened; root is the caller's. */
+    for (node *nd = f->stack; nd < f->stack + f->cap; nd++) {
+        for (size_t k = 0; nd->hs != f->root && k < nd->opened; k++)
+            hasher_close(&nd->hs[k]);
+        if (nd->hs != f->root)
+            free(nd->hs);
+        free(nd->at.path);
     }
     free(f->stack);
     for (size_t k = 0; k < f->n; k++)
         hasher_close(&f->leaf[k]);
     free(f->values);
-    if (f->in == &f->own)
+    if (f->tc.in == &f->own)
         input_free(&f->own);
     free(f);
 }
@@ -402,8 +396,8 @@ static void folder_open(folder *f, OSSL_LIB_CTX *lib)
     f->lib = lib;
     f->ok = 1;
     f->no_memory = 1;
-    if (f->in == NULL) {
-        f->in = &f->own;
+    if (f->tc.in == NULL) {
+        f->tc.in = &f->own;
         if (!input_init(&f->own, 0))
             return;
     }
@@ -455,11 +449,12 @@ static void fold_roots(folder *f, char *const *roots)
                      .neager = f->n};
     road r;
 
-    if (f->no_memory || (f->w = tree_walk_open(roots, f->t->excludes, f->t->nexcludes)) == NULL) {
+    if (f->no_memory ||
+        (f->w = tree_walk_open(roots, f->tc.t->excludes, f->tc.t->nexcludes)) == NULL) {
         f->no_memory = 1;
         return;
     }
-    road_choose(&r, f->r, f->lib, 1, 1);
+    road_choose(&r, f->tc.r, f->lib, 1, 1);
     /* Each place of the window (four a file in flight, sixteen at least)
      * may hold its file's directory open, besides the files: fewer files
      * in flight under a low limit, and room left for the depth. */
@@ -488,8 +483,7 @@ int hash_trees(const resolved *r, char *const *roots, const tree_spec *t,
         f->root_size[k] = hasher_output_size(&r->facts_of[k], &r->hash);
     }
     f->ls = &r->line;
-    f->r = r;
-    f->t = t;
+    f->tc = (tree_check){r, t, NULL, 0};
     folder_open(f, lib);
     fold_roots(f, roots);
     ok = f->no_memory ? message_fail("out of memory") : f->ok;
@@ -516,10 +510,7 @@ int tree_digest(const tree_check *tc, const digest_spec *d, hasher *root, const 
     f->n = 1;
     f->d[0] = (digest_spec){d->alg, d->spec, 0, 0};
     f->root = root;
-    f->r = tc->r;
-    f->t = tc->t;
-    f->quiet = tc->quiet;
-    f->in = tc->in;
+    f->tc = *tc;
     /* Memory that ran out is no fault of the tree: check mode stops, and
      * gives no verdict. */
     folder_open(f, root->lib);
