@@ -190,3 +190,25 @@ def test_last_allocations_of_the_process_fail_cleanly(name, files):
         results = list(pool.map(lambda n: run_with_failure(name, files, "all", n, want), ns))
     bad = [f"N={n}: {r}" for n, r in zip(ns, results) if r not in ("", "ksum")]
     assert not bad, "\n".join(bad)
+
+
+def test_list_line_errors_under_failed_allocations(tmp_path):
+    """A list line that is an error of its own ("empty file name") is
+    reported with the list's name, a copy that may fail: then the message
+    must still say why, never "ksum: Success" (errno 0)."""
+    (tmp_path / "a").write_bytes(b"hi\n")
+    (tmp_path / "list").write_bytes(b"a\n\nb\n")
+    count = tmp_path / "count"
+    args = ["--files-from=list"]
+    code, _, _ = ksum(args, tmp_path, KSUM_FAULT_ALLOC_SCOPE="ksum",
+                      KSUM_FAULT_ALLOC_COUNT=str(count))
+    assert code == 1
+    bad = []
+    for n in range(1, int(count.read_text()) + 3):
+        code, _, err = ksum(args, tmp_path, KSUM_FAULT_ALLOC_SCOPE="ksum",
+                            KSUM_FAULT_ALLOC=str(n))
+        lines = err.splitlines()
+        if code != 1 or not lines or any(not l.startswith("ksum: ") or l.endswith(": Success")
+                                         for l in lines):
+            bad.append(f"N={n}: exit {code}: {err[:200]!r}")
+    assert not bad, "\n".join(bad[:10])
