@@ -709,24 +709,6 @@ static void print_in_order(pool *p)
 
 /* ---- running ---- */
 
-/* The workers' contexts, as many as open (memory may be short: fewer
- * workers are only slower); returns how many. */
-static unsigned open_workers(worker *w, const road *r, OSSL_LIB_CTX *lib,
-                             const road_client *c, pool *p)
-{
-    unsigned n = 0;
-
-    for (; w != NULL && n < r->workers; n++) {
-        w[n].p = p;
-        if (!open_worker(&w[n], r, lib, c, n)) {
-            close_worker(&w[n]);
-            ERR_clear_error();   /* fewer workers, not an error */
-            break;
-        }
-    }
-    return n;
-}
-
 /* Starts the n workers, prints, joins. */
 static void run_pool(pool *p, worker *w, unsigned n)
 {
@@ -787,18 +769,27 @@ int road_run(const road *r, OSSL_LIB_CTX *lib, const road_client *c, progress *p
 {
     /* On the heap: they are large, and the stack may not grow (ulimit -v). */
     worker *w = r->workers > 0 ? calloc(r->workers, sizeof *w) : NULL;
-    unsigned n;
+    unsigned n = 0;
     pool p;
     int ok = 0;
 
-    n = open_workers(w, r, lib, c, &p);
+    /* The workers' contexts, as many as open (memory may be short: fewer
+     * workers are only slower). */
+    for (; w != NULL && n < r->workers; n++) {
+        w[n].p = &p;
+        if (!open_worker(&w[n], r, lib, c, n)) {
+            ERR_clear_error();   /* fewer workers, not an error */
+            break;
+        }
+    }
     if (pool_init(&p, c, n, r->in_flight)) {
         p.pg = pg;
         run_pool(&p, w, n);
         pool_free(&p);
         ok = 1;
     }
-    for (unsigned i = 0; i < n; i++)
+    /* Those that ran closed theirs already; a second call does nothing. */
+    for (unsigned i = 0; w != NULL && i < r->workers; i++)
         close_worker(&w[i]);
     free(w);
     return ok;
