@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <openssl/err.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,7 +123,8 @@ typedef struct pool {
     size_t produced, next, printed;
     size_t held;                /* the weight of the entries in the window */
     int producing, ended;       /* in the client's next; it has no more */
-    int stop;                   /* standard output failed */
+    atomic_int stop;            /* standard output failed (a worker reads
+                                   it without the mutex between rounds) */
     int window_waits;           /* a worker waits for the window to empty */
     unsigned workers;           /* started */
     /* Workers with no file yet, or none left in flight: the others take
@@ -610,16 +612,6 @@ static void feed_turn(worker *w, in_flight *f)
         evp_failed(&f->r);
 }
 
-static int stopped(pool *p)
-{
-    int stop;
-
-    pthread_mutex_lock(&p->mu);
-    stop = p->stop;
-    pthread_mutex_unlock(&p->mu);
-    return stop;
-}
-
 /* Takes files from the pool and hashes them until it has no more. */
 static void *work(void *arg)
 {
@@ -637,7 +629,7 @@ static void *work(void *arg)
                 finish(w, &w->f[j]);
                 active--;
             }
-        if (stopped(w->p))
+        if (w->p->stop)
             break;
     }
     /* Output failed: whatever is in flight is dropped. */
