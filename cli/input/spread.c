@@ -158,8 +158,7 @@ static EVP_MD *family(const hasher *h, const char *suffix)
     char name[64];
     EVP_MD *md;
 
-    if (h->mac || snprintf(name, sizeof name, "%s-%s", h->alg->name, suffix) >=
-                      (int)sizeof name)
+    if (snprintf(name, sizeof name, "%s-%s", h->alg->name, suffix) >= (int)sizeof name)
         return NULL;
     ERR_set_mark();
     md = EVP_MD_fetch(h->lib, name, NULL);
@@ -247,16 +246,13 @@ static unsigned spread_threads(feed *f, const hasher *h)
     const OSSL_PARAM *p = OSSL_PARAM_locate_const(h->sent.p, KSUM_PARAM_THREADS);
     unsigned threads = 0;
 
-    if (p != NULL && !OSSL_PARAM_get_uint(p, &threads))
+    if (h->mac || !f->owned || !f->watched || !size_is_known(f->fd, &f->before) ||
+        (uint64_t)f->before.st_size < 2 * RANGE_MIN ||
+        (p != NULL && !OSSL_PARAM_get_uint(p, &threads)))
         return 0;
     if (threads == 0)
         threads = ksum_cpu_count();
-    if (threads > KSUMPROV_MAX_THREADS)
-        threads = KSUMPROV_MAX_THREADS;
-    if (h->mac || !f->owned || !f->watched || !size_is_known(f->fd, &f->before) ||
-        (uint64_t)f->before.st_size < 2 * RANGE_MIN)
-        return 0;
-    return threads;
+    return threads < KSUMPROV_MAX_THREADS ? threads : KSUMPROV_MAX_THREADS;
 }
 
 int feed_spread(feed *f, hasher *h, int *err)
@@ -289,13 +285,13 @@ int feed_spread(feed *f, hasher *h, int *err)
         memset(s.count, 0xff, s.window * sizeof *s.count);
         pthread_mutex_init(&s.mu, NULL);
         pthread_cond_init(&s.moved, NULL);
-        /* Read once, before any worker runs: a worker writes s.err under
+        /* s.err is read before any worker runs: a worker writes it under
          * s.mu from its start on. */
-        int began = s.err == 0;
-        while (began && started + 1 < threads && thread_start(&ids[started], worker, &s) == 0)
-            started++;
-        if (began)
+        if (s.err == 0) {
+            while (started + 1 < threads && thread_start(&ids[started], worker, &s) == 0)
+                started++;
             worker(&s);
+        }
         while (started > 0)
             pthread_join(ids[--started], NULL);
         pthread_cond_destroy(&s.moved);

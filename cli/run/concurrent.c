@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <openssl/err.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,7 +123,8 @@ typedef struct pool {
     size_t produced, next, printed;
     size_t held;                /* the weight of the entries in the window */
     int producing, ended;       /* in the client's next; it has no more */
-    int stop;                   /* standard output failed */
+    atomic_int stop;            /* standard output failed (a worker reads
+                                   it without the mutex between rounds) */
     int window_waits;           /* a worker waits for the window to empty */
     unsigned workers;           /* started */
     /* Workers with no file yet, or none left in flight: the others take
@@ -163,29 +165,6 @@ static int can_produce(const pool *p, int urgent)
     return !p->producing && !p->ended && room_for(p, p->produced - p->printed, p->held, urgent);
 }
 
-/* The client's item i into its place, which is free; 0 at the end.  *files
- * counts the files for workers, *held their weight. */
-static int produce_one(pool *p, size_t i, size_t *held, int *files)
-{
-    entry *e = at(p, i);
-    file_job job = {.dirfd = AT_FDCWD};
-    size_t weight = 0;
-
-    memset(item_at(p, i), 0, p->c->item_size);
-    if (!p->c->next(p->c->ctx, item_at(p, i), &job, &weight))
-        return 0;
-    memset(e, 0, sizeof *e);
-    e->job = job;
-    /* Only the producing thread counts them. */
-    if (job.path != NULL)
-        e->ordinal = p->ordinals++;
-    e->weight = weight;
-    file_progress_start(&e->progress, NULL);
-    *held += weight;
-    *files += job.path != NULL;
-    return 1;
-}
-
 /* Calls the client for up to PRODUCE_MOST more items (those after the
  * first only when they need not wait on a writer), the mutex released
  * meanwhile: it reads directories and check files.  Only one thread at a
@@ -198,19 +177,34 @@ static int produce_one(pool *p, size_t i, size_t *held, int *files)
 static void produce(pool *p)
 {
     size_t first = p->produced, ahead = p->produced - p->printed;
-    size_t held = p->held, was = p->held, n = 0;
-    int files = 0, ended = 0;
+    size_t held = p->held, added = 0, files = 0, n = 0;
+    int ended = 0;
 
     p->producing = 1;
     pthread_mutex_unlock(&p->mu);
-    while (n < PRODUCE_MOST && room_for(p, ahead + n, held, n == 0) &&
-           !(ended = !produce_one(p, first + n, &held, &files)))
-        n++;
+    for (; n < PRODUCE_MOST && room_for(p, ahead + n, held + added, n == 0); n++) {
+        entry *e = at(p, first + n);
+        file_job job = {.dirfd = AT_FDCWD};
+        size_t weight = 0;
+
+        memset(item_at(p, first + n), 0, p->c->item_size);
+        if ((ended = !p->c->next(p->c->ctx, item_at(p, first + n), &job, &weight)))
+            break;
+        memset(e, 0, sizeof *e);
+        e->job = job;
+        /* Only the producing thread counts them. */
+        if (job.path != NULL)
+            e->ordinal = p->ordinals++;
+        e->weight = weight;
+        file_progress_start(&e->progress, NULL);
+        added += weight;
+        files += job.path != NULL;
+    }
     pthread_mutex_lock(&p->mu);
     p->producing = 0;
     p->produced += n;
-    p->untaken += (size_t)files;
-    p->held += held - was;
+    p->untaken += files;
+    p->held += added;
     p->ended |= ended;
     /* The printing thread waits for nothing else than entry printed, the
      * workers for a file. */
@@ -618,16 +612,6 @@ static void feed_turn(worker *w, in_flight *f)
         evp_failed(&f->r);
 }
 
-static int stopped(pool *p)
-{
-    int stop;
-
-    pthread_mutex_lock(&p->mu);
-    stop = p->stop;
-    pthread_mutex_unlock(&p->mu);
-    return stop;
-}
-
 /* Takes files from the pool and hashes them until it has no more. */
 static void *work(void *arg)
 {
@@ -645,7 +629,7 @@ static void *work(void *arg)
                 finish(w, &w->f[j]);
                 active--;
             }
-        if (stopped(w->p))
+        if (w->p->stop)
             break;
     }
     /* Output failed: whatever is in flight is dropped. */
@@ -683,32 +667,26 @@ static entry *wait_for(pool *p, size_t i)
     }
 }
 
-/* Prints entry i (the mutex released: it stays put until printed moves
- * past it); returns as the client's print. */
-static int print_entry(pool *p, size_t i)
-{
-    entry *e = at(p, i);
-    file_result r = e->r;
-    int done = e->done, err;
-
-    memset(&e->r, 0, sizeof e->r);
-    pthread_mutex_unlock(&p->mu);
-    err = p->c->print(p->c->ctx, item_at(p, i), done ? &r : NULL, &e->progress);
-    file_result_free(&r);
-    p->c->drop(p->c->ctx, item_at(p, i));
-    pthread_mutex_lock(&p->mu);
-    return err;
-}
-
+/* Prints every entry in order, each with the mutex released: it stays put
+ * until printed moves past it. */
 static void print_in_order(pool *p)
 {
     int err = 0;
 
     pthread_mutex_lock(&p->mu);
     while (err == 0 && wait_for(p, p->printed) != NULL) {
-        err = print_entry(p, p->printed);
+        entry *e = at(p, p->printed);
+        file_result r = e->r;
+        int done = e->done;
+
+        memset(&e->r, 0, sizeof e->r);
+        pthread_mutex_unlock(&p->mu);
+        err = p->c->print(p->c->ctx, item_at(p, p->printed), done ? &r : NULL, &e->progress);
+        file_result_free(&r);
+        p->c->drop(p->c->ctx, item_at(p, p->printed));
+        pthread_mutex_lock(&p->mu);
         progress_show(p->pg, NULL, NULL);   /* before the entry can be reused */
-        p->held -= at(p, p->printed)->weight;
+        p->held -= e->weight;
         p->printed++;
         p->stop = err != 0;
         /* Workers waiting for room are woken once half the window is
@@ -722,24 +700,6 @@ static void print_in_order(pool *p)
 }
 
 /* ---- running ---- */
-
-/* The workers' contexts, as many as open (memory may be short: fewer
- * workers are only slower); returns how many. */
-static unsigned open_workers(worker *w, const road *r, OSSL_LIB_CTX *lib,
-                             const road_client *c, pool *p)
-{
-    unsigned n = 0;
-
-    for (; w != NULL && n < r->workers; n++) {
-        w[n].p = p;
-        if (!open_worker(&w[n], r, lib, c, n)) {
-            close_worker(&w[n]);
-            ERR_clear_error();   /* fewer workers, not an error */
-            break;
-        }
-    }
-    return n;
-}
 
 /* Starts the n workers, prints, joins. */
 static void run_pool(pool *p, worker *w, unsigned n)
@@ -801,18 +761,27 @@ int road_run(const road *r, OSSL_LIB_CTX *lib, const road_client *c, progress *p
 {
     /* On the heap: they are large, and the stack may not grow (ulimit -v). */
     worker *w = r->workers > 0 ? calloc(r->workers, sizeof *w) : NULL;
-    unsigned n;
+    unsigned n = 0;
     pool p;
     int ok = 0;
 
-    n = open_workers(w, r, lib, c, &p);
+    /* The workers' contexts, as many as open (memory may be short: fewer
+     * workers are only slower). */
+    for (; w != NULL && n < r->workers; n++) {
+        w[n].p = &p;
+        if (!open_worker(&w[n], r, lib, c, n)) {
+            ERR_clear_error();   /* fewer workers, not an error */
+            break;
+        }
+    }
     if (pool_init(&p, c, n, r->in_flight)) {
         p.pg = pg;
         run_pool(&p, w, n);
         pool_free(&p);
         ok = 1;
     }
-    for (unsigned i = 0; i < n; i++)
+    /* Those that ran closed theirs already; a second call does nothing. */
+    for (unsigned i = 0; w != NULL && i < r->workers; i++)
         close_worker(&w[i]);
     free(w);
     return ok;

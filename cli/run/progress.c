@@ -204,13 +204,11 @@ static void copy_name(progress *pg, const char *name)
     if (f == NULL)
         return;
     print_name(f, name, name_needs_escape(name));
-    if (fclose(f) != 0 || buf == NULL) {
-        free(buf);
-        return;
+    if (fclose(f) == 0 && buf != NULL) {
+        keep = len < NAME_MAX_SHOWN ? len : NAME_MAX_SHOWN;
+        memcpy(pg->name, buf + len - keep, keep);
+        pg->name[keep] = '\0';
     }
-    keep = len < NAME_MAX_SHOWN ? len : NAME_MAX_SHOWN;
-    memcpy(pg->name, buf + len - keep, keep);
-    pg->name[keep] = '\0';
     free(buf);
 }
 
