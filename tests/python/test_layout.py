@@ -127,7 +127,7 @@ def long_functions(directory, most=60):
                     j -= 1
                 start, name = i, re.search(r"(\w+)\s*\(", lines[j]).group(1)
             elif line == "}" and start is not None:
-                if i - start - 1 > most and name != "print_help":
+                if i - start - 1 > most:
                     found.append(f"{os.path.basename(path)}:{name} ({i - start - 1} lines)")
                 start = None
     return found
