@@ -200,13 +200,13 @@ static char *walk_join(const char *dir, const char *name)
 
 /* ---- the walk ---- */
 
-/* A path that could not be copied (NULL) is reported as that: any reason
- * the entry had needs its name. */
+/* An entry whose reason is its line's own (err 0) needs the path that
+ * could not be copied (NULL) to say it: it is then reported as that. */
 static void error_entry(named *n, char *path, int err)
 {
     n->kind = NAME_ERROR;
     n->path = path;
-    n->err = path == NULL ? ENOMEM : err;
+    n->err = path == NULL && err == 0 ? ENOMEM : err;
 }
 
 /* Enters the directory at path (taking it); 1 when that gave an error
