@@ -770,7 +770,10 @@ int road_run(const road *r, OSSL_LIB_CTX *lib, const road_client *c, progress *p
     for (; w != NULL && n < r->workers; n++) {
         w[n].p = &p;
         if (!open_worker(&w[n], r, lib, c, n)) {
-            ERR_clear_error();   /* fewer workers, not an error */
+            /* fewer workers, not an error; what this one holds is given
+             * back before the run, when memory is short */
+            close_worker(&w[n]);
+            ERR_clear_error();
             break;
         }
     }
