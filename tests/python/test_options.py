@@ -48,6 +48,9 @@ SPELLINGS = [
                              ["--parallelhash128", "--bl", "16"]]),
     (["--turboshake128"], [["--turboshake128", "--domain", "0x0B"],
                            ["--turboshake128", "--domain=11"],
+                           ["--turboshake128", "--domain=0X0b"],
+                           ["--turboshake128", "--domain=" + "0" * 30 + "11"],
+                           ["--turboshake128", "--domain=0x" + "0" * 30 + "B"],
                            ["--turboshake128", "--dom", "11"],
                            ["--turboshake128", "--do=0xb"]]),
     (["--kmac128"], [["--kmac128", "-k", "0011"], ["--kmac128", "-k0011"],
@@ -185,6 +188,14 @@ BOUNDS = [
      "invalid domain byte '0x': not a number"),
     ("--turboshake128 --domain=",
      "invalid domain byte '': not a number"),
+    # the digits only: no sign, no second 0x, no trailing letter, and a
+    # number too long for any integer type is still "not a byte"
+    ("--turboshake128 --domain=+1", "invalid domain byte '+1': not a number"),
+    ("--turboshake128 --domain=-1", "invalid domain byte '-1': not a number"),
+    ("--turboshake128 --domain=0x0x1", "invalid domain byte '0x0x1': not a number"),
+    ("--turboshake128 --domain=1x", "invalid domain byte '1x': not a number"),
+    ("--turboshake128 --domain=" + "9" * 30,
+     "invalid domain byte '" + "9" * 30 + "': not a byte"),
     ("--kmac128 -k 00 -n 2097152",
      "KMAC128 refuses the options given: parameter out of range (KMAC output length is out "
      "of range (at most 2097151 bytes))"),
